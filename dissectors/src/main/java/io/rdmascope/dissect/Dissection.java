@@ -1,0 +1,225 @@
+package io.rdmascope.dissect;
+
+import io.rdmascope.field.HeaderType;
+import io.rdmascope.frame.Frame;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The fast-path result of dissecting one frame: which headers it holds, where each starts and how
+ * long it is, with no tree, no strings and no per-frame allocation (DESIGN.md, "Two speeds").
+ * Fields are read on demand straight from the frame's buffer through their declarations.
+ *
+ * <p>One instance is reused frame after frame by one thread; {@link #reset} clears it. A layer
+ * whose header runs past the captured bytes is kept with the bytes that are there and flagged
+ * malformed, and a {@code _ws.malformed} marker layer follows it, as in Wireshark.
+ */
+public final class Dissection {
+    /** Bound on headers per frame: stacked VLAN tags or a crafted frame cannot grow it further. */
+    public static final int MAX_LAYERS = 48;
+
+    private final HeaderType[] types = new HeaderType[MAX_LAYERS];
+    private final int[] starts = new int[MAX_LAYERS];
+    private final int[] lengths = new int[MAX_LAYERS];
+    private final boolean[] truncated = new boolean[MAX_LAYERS];
+    private int count;
+    private boolean malformed;
+    private Frame frame;
+    private ByteBuffer buffer;
+    private int base;
+    private final RdmaContext rdma = new RdmaContext();
+    private long referenceTimeNanos = Long.MIN_VALUE;
+    private long previousTimeNanos = Long.MIN_VALUE;
+    private int tcpPayloadLength;
+
+    /** Starts a new frame: forgets every layer of the previous one. */
+    public void reset(Frame newFrame) {
+        if (frame != null && frame != newFrame) {
+            previousTimeNanos = frame.timeNanos();
+        }
+        if (referenceTimeNanos == Long.MIN_VALUE) {
+            referenceTimeNanos = newFrame.timeNanos(); // frame.time_relative counts from the first frame
+        }
+        this.frame = newFrame;
+        this.buffer = newFrame.buffer();
+        this.base = newFrame.offset();
+        this.count = 0;
+        this.malformed = false;
+        this.tcpPayloadLength = 0;
+        this.rdma.reset();
+    }
+
+    /**
+     * Records a header of {@code length} bytes at frame offset {@code start}. When fewer bytes were
+     * captured, keeps what is there, marks the frame malformed and returns -1 so the caller stops.
+     */
+    public int add(HeaderType type, int start, int length) {
+        int available = frame.capturedLength() - start;
+        if (length <= available) {
+            return push(type, start, length, false);
+        }
+        push(type, start, Math.max(0, available), true);
+        markMalformed();
+        return -1;
+    }
+
+    /**
+     * Records a header whose length is only known to be at least {@code minLength}: returns -1 (and
+     * marks the frame malformed) when even that much is missing, else the layer index; the caller
+     * sets the final length with {@link #setLength}.
+     */
+    public int addAtLeast(HeaderType type, int start, int minLength, int length) {
+        if (frame.capturedLength() - start < minLength) {
+            return add(type, start, minLength);
+        }
+        return add(type, start, length);
+    }
+
+    private int push(HeaderType type, int start, int length, boolean cut) {
+        if (count == MAX_LAYERS) {
+            markMalformed();
+            return -1;
+        }
+        types[count] = type;
+        starts[count] = start;
+        lengths[count] = length;
+        truncated[count] = cut;
+        return count++;
+    }
+
+    /** Adjusts a layer's length once its dissector knows it (never beyond the captured bytes). */
+    public void setLength(int layer, int length) {
+        lengths[layer] = Math.min(length, frame.capturedLength() - starts[layer]);
+    }
+
+    /** Flags the frame malformed (a header was cut short or a length field lied), once. */
+    public void markMalformed() {
+        if (!malformed) {
+            malformed = true;
+            if (count < MAX_LAYERS) {
+                types[count] = Malformed.HEADER;
+                starts[count] = frame.capturedLength();
+                lengths[count] = 0;
+                truncated[count] = false;
+                count++;
+            }
+        }
+    }
+
+    // ---- queries ------------------------------------------------------------------------------
+
+    public Frame frame() {
+        return frame;
+    }
+
+    /** The buffer holding the frame; absolute index of frame byte {@code i} is {@code base() + i}. */
+    public ByteBuffer buffer() {
+        return buffer;
+    }
+
+    public int base() {
+        return base;
+    }
+
+    public int layerCount() {
+        return count;
+    }
+
+    public HeaderType layerType(int layer) {
+        return types[layer];
+    }
+
+    /** Frame offset of the layer's first byte. */
+    public int layerStart(int layer) {
+        return starts[layer];
+    }
+
+    /** Absolute buffer index of the layer's first byte, what {@link io.rdmascope.field.Field#read} takes. */
+    public int layerAt(int layer) {
+        return base + starts[layer];
+    }
+
+    public int layerLength(int layer) {
+        return lengths[layer];
+    }
+
+    public boolean isLayerTruncated(int layer) {
+        return truncated[layer];
+    }
+
+    public boolean isMalformed() {
+        return malformed;
+    }
+
+    /** Index of the first layer of {@code type}, or -1. */
+    public int find(HeaderType type) {
+        for (int i = 0; i < count; i++) {
+            if (types[i] == type) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Index of the first layer of {@code type} after layer {@code after}, or -1. */
+    public int findNext(HeaderType type, int after) {
+        for (int i = after + 1; i < count; i++) {
+            if (types[i] == type) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Unsigned byte at frame offset {@code i}. */
+    public int u8(int i) {
+        return buffer.get(base + i) & 0xFF;
+    }
+
+    /** Big-endian unsigned 16-bit value at frame offset {@code i}. */
+    public int u16(int i) {
+        return buffer.getShort(base + i) & 0xFFFF;
+    }
+
+    /** Big-endian unsigned 24-bit value at frame offset {@code i}. */
+    public int u24(int i) {
+        return (u8(i) << 16) | u16(i + 1);
+    }
+
+    /** Big-endian 32-bit value at frame offset {@code i}, as unsigned. */
+    public long u32(int i) {
+        return buffer.getInt(base + i) & 0xFFFFFFFFL;
+    }
+
+    /** Time {@code frame.time_relative} counts from: the first frame seen, unless set. */
+    public long referenceTimeNanos() {
+        return referenceTimeNanos;
+    }
+
+    public void setReferenceTimeNanos(long nanos) {
+        referenceTimeNanos = nanos;
+    }
+
+    /** Time of the frame dissected before this one, or {@code Long.MIN_VALUE} for the first. */
+    public long previousTimeNanos() {
+        return previousTimeNanos;
+    }
+
+    /** Bytes after the TCP header up to the IP payload's end (tcp.len), per the IP lengths. */
+    public int tcpPayloadLength() {
+        return tcpPayloadLength;
+    }
+
+    public void setTcpPayloadLength(int length) {
+        tcpPayloadLength = length;
+    }
+
+    public int capturedLength() {
+        return frame.capturedLength();
+    }
+
+    /** What the RDMA dissectors learned about this frame, for ICRC checks and the replay engine. */
+    public RdmaContext rdma() {
+        return rdma;
+    }
+}

@@ -1,0 +1,221 @@
+package io.rdmascope.proto.ib;
+
+import io.rdmascope.field.HeaderType;
+import io.rdmascope.field.ValueNames;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.rdmascope.proto.ib.InfiniBand.AETH;
+import static io.rdmascope.proto.ib.InfiniBand.ATOMICACKETH;
+import static io.rdmascope.proto.ib.InfiniBand.ATOMICETH;
+import static io.rdmascope.proto.ib.InfiniBand.CNP;
+import static io.rdmascope.proto.ib.InfiniBand.DETH;
+import static io.rdmascope.proto.ib.InfiniBand.FETH;
+import static io.rdmascope.proto.ib.InfiniBand.IETH;
+import static io.rdmascope.proto.ib.InfiniBand.IMMDT;
+import static io.rdmascope.proto.ib.InfiniBand.RDETH;
+import static io.rdmascope.proto.ib.InfiniBand.RETH;
+import static io.rdmascope.proto.ib.InfiniBand.XRCETH;
+
+/**
+ * The one opcode table (IBTA Vol. 1 9.2.1 tables 35/36, IBTA 1.5 FLUSH / ATOMIC WRITE, Annex A14
+ * XRC, Annex A17 RoCEv2 CNP). Rows are derived from the RC form of each operation plus the per-service
+ * rules written once below (wire-formats.md section 3), so a service's header chain cannot drift
+ * from RC's.
+ */
+public final class Opcodes {
+    private static final Opcode[] TABLE = buildTable();
+
+    /** Opcode names for the {@code infiniband.bth.opcode} field: Wireshark's wording, plus ours for 0x81, 0x1C, 0x1D. */
+    public static final ValueNames VALUE_NAMES = buildNames();
+
+    private Opcodes() {
+    }
+
+    /** The row for opcode byte {@code code} (0–255); reserved codes have {@link Operation#UNKNOWN}. */
+    public static Opcode of(int code) {
+        return TABLE[code & 0xFF];
+    }
+
+    /** All defined opcodes, in code order. */
+    public static List<Opcode> defined() {
+        List<Opcode> out = new ArrayList<>();
+        for (Opcode op : TABLE) {
+            if (op.isDefined()) {
+                out.add(op);
+            }
+        }
+        return out;
+    }
+
+    /** Header chain of each operation in its RC form; null = the operation does not exist. */
+    private static List<HeaderType> rcHeaders(Operation op) {
+        return switch (op) {
+            case SEND_FIRST, SEND_MIDDLE, SEND_LAST, SEND_ONLY, RDMA_WRITE_MIDDLE, RDMA_WRITE_LAST,
+                    RDMA_READ_RESPONSE_MIDDLE -> List.of();
+            case SEND_LAST_WITH_IMMEDIATE, SEND_ONLY_WITH_IMMEDIATE, RDMA_WRITE_LAST_WITH_IMMEDIATE -> List.of(IMMDT);
+            case RDMA_WRITE_FIRST, RDMA_WRITE_ONLY, RDMA_READ_REQUEST, ATOMIC_WRITE -> List.of(RETH);
+            case RDMA_WRITE_ONLY_WITH_IMMEDIATE -> List.of(RETH, IMMDT);
+            case RDMA_READ_RESPONSE_FIRST, RDMA_READ_RESPONSE_LAST, RDMA_READ_RESPONSE_ONLY, ACKNOWLEDGE ->
+                    List.of(AETH);
+            case ATOMIC_ACKNOWLEDGE -> List.of(AETH, ATOMICACKETH);
+            case COMPARE_SWAP, FETCH_ADD -> List.of(ATOMICETH);
+            case SEND_LAST_WITH_INVALIDATE, SEND_ONLY_WITH_INVALIDATE -> List.of(IETH);
+            case FLUSH -> List.of(FETH, RETH);
+            case RESYNC, CNP, UNKNOWN -> null;
+        };
+    }
+
+    private static boolean carriesPayload(Operation op) {
+        return switch (op) {
+            case RDMA_READ_REQUEST, ACKNOWLEDGE, ATOMIC_ACKNOWLEDGE, COMPARE_SWAP, FETCH_ADD, RESYNC, FLUSH, CNP,
+                    UNKNOWN -> false;
+            default -> true;
+        };
+    }
+
+    /** Operation for bits 4:0 in the RC/UC/RD/XRC numbering (IBTA table 36 plus IBTA 1.5 0x1C/0x1D). */
+    private static Operation operationOf(int low5) {
+        return switch (low5) {
+            case 0x00 -> Operation.SEND_FIRST;
+            case 0x01 -> Operation.SEND_MIDDLE;
+            case 0x02 -> Operation.SEND_LAST;
+            case 0x03 -> Operation.SEND_LAST_WITH_IMMEDIATE;
+            case 0x04 -> Operation.SEND_ONLY;
+            case 0x05 -> Operation.SEND_ONLY_WITH_IMMEDIATE;
+            case 0x06 -> Operation.RDMA_WRITE_FIRST;
+            case 0x07 -> Operation.RDMA_WRITE_MIDDLE;
+            case 0x08 -> Operation.RDMA_WRITE_LAST;
+            case 0x09 -> Operation.RDMA_WRITE_LAST_WITH_IMMEDIATE;
+            case 0x0A -> Operation.RDMA_WRITE_ONLY;
+            case 0x0B -> Operation.RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+            case 0x0C -> Operation.RDMA_READ_REQUEST;
+            case 0x0D -> Operation.RDMA_READ_RESPONSE_FIRST;
+            case 0x0E -> Operation.RDMA_READ_RESPONSE_MIDDLE;
+            case 0x0F -> Operation.RDMA_READ_RESPONSE_LAST;
+            case 0x10 -> Operation.RDMA_READ_RESPONSE_ONLY;
+            case 0x11 -> Operation.ACKNOWLEDGE;
+            case 0x12 -> Operation.ATOMIC_ACKNOWLEDGE;
+            case 0x13 -> Operation.COMPARE_SWAP;
+            case 0x14 -> Operation.FETCH_ADD;
+            case 0x15 -> Operation.RESYNC;
+            case 0x16 -> Operation.SEND_LAST_WITH_INVALIDATE;
+            case 0x17 -> Operation.SEND_ONLY_WITH_INVALIDATE;
+            case 0x1C -> Operation.FLUSH;
+            case 0x1D -> Operation.ATOMIC_WRITE;
+            default -> Operation.UNKNOWN;
+        };
+    }
+
+    private static Opcode[] buildTable() {
+        Opcode[] table = new Opcode[256];
+        for (int code = 0; code < 256; code++) {
+            table[code] = row(code);
+        }
+        return table;
+    }
+
+    private static Opcode row(int code) {
+        Service service = Service.ofOpcode(code);
+        Operation op = operationOf(code & 0x1F);
+        List<HeaderType> chain = rcHeaders(op);
+        switch (service) {
+            case RC -> {
+                if (op == Operation.RESYNC) {
+                    return unknown(code, service);
+                }
+            }
+            case UC -> {
+                // UC carries only SEND and RDMA WRITE (ops 0x00-0x0B).
+                if ((code & 0x1F) > 0x0B) {
+                    return unknown(code, service);
+                }
+            }
+            case RD -> {
+                // RD requests: RDETH, DETH, then the RC form; responses: RDETH then the RC form.
+                // RESYNC is RD-only (0x55). RD FLUSH 0x5C: RDETH FETH RETH, per the Linux patch cover
+                // letter; nothing else of the 1.5 extensions exists for RD.
+                if (op == Operation.ATOMIC_WRITE || op == Operation.SEND_LAST_WITH_INVALIDATE
+                        || op == Operation.SEND_ONLY_WITH_INVALIDATE || op == Operation.UNKNOWN) {
+                    return unknown(code, service);
+                }
+                List<HeaderType> rd = new ArrayList<>();
+                rd.add(RDETH);
+                if (op == Operation.RESYNC) {
+                    rd.add(DETH);
+                } else if (op.isRequest() && op != Operation.FLUSH) {
+                    rd.add(DETH);
+                    rd.addAll(chain);
+                } else {
+                    rd.addAll(chain);
+                }
+                chain = rd;
+            }
+            case UD -> {
+                // UD has only SEND Only (0x64) and SEND Only with Immediate (0x65): DETH first.
+                if (op == Operation.SEND_ONLY) {
+                    chain = List.of(DETH);
+                } else if (op == Operation.SEND_ONLY_WITH_IMMEDIATE) {
+                    chain = List.of(DETH, IMMDT);
+                } else {
+                    return unknown(code, service);
+                }
+            }
+            case XRC -> {
+                // XRC requests name the target SRQ in an XRCETH right after the BTH; responses do not
+                // (Annex A14). FLUSH is 0xBC by the same scheme; RESYNC and ATOMIC WRITE do not exist.
+                if (op == Operation.RESYNC || op == Operation.ATOMIC_WRITE || op == Operation.UNKNOWN) {
+                    return unknown(code, service);
+                }
+                if (op.isRequest()) {
+                    List<HeaderType> xrc = new ArrayList<>();
+                    xrc.add(XRCETH);
+                    xrc.addAll(chain);
+                    chain = xrc;
+                }
+            }
+            case CNP -> {
+                // 0x80: CNP of the IB congestion-control annex (A10.3.2); 0x81: the RoCEv2 CNP NICs send
+                // (A17.9.3). Wireshark 4.0 knows only 0x80; hardware uses 0x81.
+                if (code == 0x80 || code == 0x81) {
+                    return new Opcode(code, code == 0x80 ? "CNP" : "CNP (RoCEv2)", service, Operation.CNP,
+                            List.of(CNP), false);
+                }
+                return unknown(code, service);
+            }
+            case RESERVED, VENDOR -> {
+                return unknown(code, service);
+            }
+        }
+        if (chain == null) {
+            return unknown(code, service);
+        }
+        String label = op.label();
+        if (service == Service.UD) {
+            label = label.replace("SEND Only", "SEND only"); // Wireshark's spelling for UD
+        }
+        return new Opcode(code, service.label() + " - " + label, service, op, chain, carriesPayload(op));
+    }
+
+    private static Opcode unknown(int code, Service service) {
+        String name = service == Service.VENDOR ? "Manufacturer Specific (0x" + hex2(code) + ")"
+                : "Reserved (0x" + hex2(code) + ")";
+        return new Opcode(code, name, service, Operation.UNKNOWN, List.of(), true);
+    }
+
+    private static String hex2(int v) {
+        String h = Integer.toHexString(v);
+        return h.length() == 1 ? "0" + h : h;
+    }
+
+    private static ValueNames buildNames() {
+        Object[] pairs = new Object[512];
+        int n = 0;
+        for (Opcode op : TABLE) {
+            pairs[n++] = op.code();
+            pairs[n++] = op.name();
+        }
+        return ValueNames.of(java.util.Arrays.copyOf(pairs, n));
+    }
+}
