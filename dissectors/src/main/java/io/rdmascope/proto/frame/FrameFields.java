@@ -6,6 +6,7 @@ import io.rdmascope.field.Field;
 import io.rdmascope.field.FieldType;
 import io.rdmascope.field.HeaderType;
 import io.rdmascope.field.Protocol;
+import io.rdmascope.proto.eth.Ethernet;
 
 /**
  * Wireshark's {@code frame.*} fields. Every dissection starts with this pseudo-layer spanning the
@@ -55,19 +56,27 @@ public final class FrameFields {
     private FrameFields() {
     }
 
-    /** "eth:ethertype:ip:udp:infiniband", as Wireshark lists the protocols of a frame. */
+    /**
+     * "eth:ethertype:ip:udp:infiniband:data", as Wireshark lists the protocols of a frame: each
+     * protocol once, in the order it first appears (the ICRC after a payload, or an Ethernet FCS
+     * trailer, does not list its protocol again); "ethertype" repeats, once per link header.
+     */
     public static String protocolsOf(Dissection d) {
         StringBuilder sb = new StringBuilder(64);
-        Protocol last = PROTOCOL;
+        java.util.List<Protocol> listed = new java.util.ArrayList<>(8);
         for (int i = 0; i < d.layerCount(); i++) {
             Protocol p = d.layerType(i).protocol();
-            if (p != last) {
-                if (sb.length() > 0) {
-                    sb.append(':');
-                }
-                sb.append(p.abbrev());
-                last = p;
+            if (p == PROTOCOL || (listed.contains(p) && p != Ethernet.ETHERTYPE_PROTOCOL)) {
+                continue;
             }
+            if (!listed.isEmpty() && listed.get(listed.size() - 1) == p) {
+                continue;
+            }
+            if (sb.length() > 0) {
+                sb.append(':');
+            }
+            sb.append(p.abbrev());
+            listed.add(p);
         }
         return sb.toString();
     }

@@ -16,7 +16,8 @@ import java.util.zip.CRC32;
  * IPv4 TOS/TTL/checksum (IPv6 traffic class, flow label, hop limit) set to ones, the UDP header with
  * its checksum set to ones, the BTH with byte 4 (FECN, BECN, reserved) set to ones, and everything
  * after it up to the ICRC. RoCEv1 covers the GRH the same way; native IB covers the real LRH with
- * its VL set to ones. The CRC is sent least significant byte first, so the value compared with
+ * its VL set to ones when no GRH follows, and eight 0xFF bytes in place of the LRH when one does
+ * (established on the LRH+GRH frames of a real ibdump capture). The CRC is sent least significant byte first, so the value compared with
  * {@code infiniband.invariant.crc} (which Wireshark reads big-endian) is the byte-reversed CRC.
  *
  * <p>The VCRC is CRC-16 (polynomial 0x100B, reflected, seed and final XOR 0xFFFF) over LRH through
@@ -135,9 +136,13 @@ public final class Crcs {
             }
             case ROCE_V1 -> maskIpv6LikeHeader(s, net);     // the GRH has the IPv6 layout
             case INFINIBAND -> {
-                s[net] = (byte) (s[net] | 0xF0);            // LRH VL
                 if (r.hasGrh) {
+                    // With a GRH the whole LRH is variant (routers rewrite it), so it counts as ones,
+                    // as RoCE's stand-in does; matched against real ibdump LRH+GRH frames.
+                    java.util.Arrays.fill(s, net, net + 8, (byte) 0xFF);
                     maskIpv6LikeHeader(s, net + 8);
+                } else {
+                    s[net] = (byte) (s[net] | 0xF0);        // LRH VL only
                 }
             }
             case NONE -> {

@@ -50,7 +50,7 @@ public final class InfiniBand {
 
     // ---- BTH: Base Transport Header, IBTA 9.2 ----
     public static final Field BTH_OPCODE = Field.uint8("infiniband.bth.opcode", "Opcode", 0)
-            .names(Opcodes.VALUE_NAMES);
+            .names(Opcodes.valueNames());
     public static final Field BTH_SE = Field.bool("infiniband.bth.se", "Solicited Event", 1, 1, 0x80);
     public static final Field BTH_M = Field.bool("infiniband.bth.m", "MigReq", 1, 1, 0x40);
     public static final Field BTH_PADCNT = Field.uint8("infiniband.bth.padcnt", "Pad Count", 1).mask(0x30);

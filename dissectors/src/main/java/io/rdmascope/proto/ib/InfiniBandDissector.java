@@ -141,7 +141,9 @@ public final class InfiniBandDissector {
         r.padCount = (d.u8(offset + 1) >> 4) & 0x3;
         Opcode opcode = Opcodes.of(opcodeByte);
         // The ICRC closes the packet when the whole packet was captured; a snaplen cut leaves it out.
-        boolean icrcCaptured = end - 4 >= offset + 12 && end <= d.capturedLength();
+        // A snaplen cut shows as end == captured length with a longer wire length: no ICRC then.
+        boolean cutByCapture = end >= d.capturedLength() && d.frame().wireLength() > d.capturedLength();
+        boolean icrcCaptured = end - 4 >= offset + 12 && end <= d.capturedLength() && !cutByCapture;
         int headersEnd = icrcCaptured ? end - 4 : end;
         int at = offset + 12;
         for (HeaderType h : opcode.headers()) {

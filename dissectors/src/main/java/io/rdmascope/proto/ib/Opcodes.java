@@ -25,23 +25,27 @@ import static io.rdmascope.proto.ib.InfiniBand.XRCETH;
  * from RC's.
  */
 public final class Opcodes {
-    private static final Opcode[] TABLE = buildTable();
+    /**
+     * Rows live in a holder so that naming opcodes (needed while {@link InfiniBand} itself is being
+     * initialised) does not build rows that refer to InfiniBand's header types too early.
+     */
+    private static final class Rows {
+        static final Opcode[] TABLE = buildTable();
+    }
 
-    /** Opcode names for the {@code infiniband.bth.opcode} field: Wireshark's wording, plus ours for 0x81, 0x1C, 0x1D. */
-    public static final ValueNames VALUE_NAMES = buildNames();
 
     private Opcodes() {
     }
 
     /** The row for opcode byte {@code code} (0–255); reserved codes have {@link Operation#UNKNOWN}. */
     public static Opcode of(int code) {
-        return TABLE[code & 0xFF];
+        return Rows.TABLE[code & 0xFF];
     }
 
     /** All defined opcodes, in code order. */
     public static List<Opcode> defined() {
         List<Opcode> out = new ArrayList<>();
-        for (Opcode op : TABLE) {
+        for (Opcode op : Rows.TABLE) {
             if (op.isDefined()) {
                 out.add(op);
             }
@@ -179,8 +183,7 @@ public final class Opcodes {
                 // 0x80: CNP of the IB congestion-control annex (A10.3.2); 0x81: the RoCEv2 CNP NICs send
                 // (A17.9.3). Wireshark 4.0 knows only 0x80; hardware uses 0x81.
                 if (code == 0x80 || code == 0x81) {
-                    return new Opcode(code, code == 0x80 ? "CNP" : "CNP (RoCEv2)", service, Operation.CNP,
-                            List.of(CNP), false);
+                    return new Opcode(code, nameOf(code), service, Operation.CNP, List.of(CNP), false);
                 }
                 return unknown(code, service);
             }
@@ -191,17 +194,11 @@ public final class Opcodes {
         if (chain == null) {
             return unknown(code, service);
         }
-        String label = op.label();
-        if (service == Service.UD) {
-            label = label.replace("SEND Only", "SEND only"); // Wireshark's spelling for UD
-        }
-        return new Opcode(code, service.label() + " - " + label, service, op, chain, carriesPayload(op));
+        return new Opcode(code, nameOf(code), service, op, chain, carriesPayload(op));
     }
 
     private static Opcode unknown(int code, Service service) {
-        String name = service == Service.VENDOR ? "Manufacturer Specific (0x" + hex2(code) + ")"
-                : "Reserved (0x" + hex2(code) + ")";
-        return new Opcode(code, name, service, Operation.UNKNOWN, List.of(), true);
+        return new Opcode(code, nameOf(code), service, Operation.UNKNOWN, List.of(), true);
     }
 
     private static String hex2(int v) {
@@ -209,13 +206,44 @@ public final class Opcodes {
         return h.length() == 1 ? "0" + h : h;
     }
 
-    private static ValueNames buildNames() {
+    /**
+     * Opcode names for the {@code infiniband.bth.opcode} field: Wireshark's wording, plus ours for
+     * 0x81, 0x1C, 0x1D. Built from the same naming rule as the table but without touching header
+     * types, because the BTH field declaration needs these names before the headers exist.
+     */
+    static ValueNames valueNames() {
         Object[] pairs = new Object[512];
-        int n = 0;
-        for (Opcode op : TABLE) {
-            pairs[n++] = op.code();
-            pairs[n++] = op.name();
+        for (int code = 0; code < 256; code++) {
+            pairs[2 * code] = code;
+            pairs[2 * code + 1] = nameOf(code);
         }
-        return ValueNames.of(java.util.Arrays.copyOf(pairs, n));
+        return ValueNames.of(pairs);
+    }
+
+    /** The display name of an opcode byte (the naming rule of {@link #row}). */
+    static String nameOf(int code) {
+        Service service = Service.ofOpcode(code);
+        Operation op = operationOf(code & 0x1F);
+        boolean exists = switch (service) {
+            case RC -> op != Operation.UNKNOWN && op != Operation.RESYNC;
+            case UC -> (code & 0x1F) <= 0x0B;
+            case RD -> op != Operation.UNKNOWN && op != Operation.ATOMIC_WRITE
+                    && op != Operation.SEND_LAST_WITH_INVALIDATE && op != Operation.SEND_ONLY_WITH_INVALIDATE;
+            case UD -> op == Operation.SEND_ONLY || op == Operation.SEND_ONLY_WITH_IMMEDIATE;
+            case XRC -> op != Operation.UNKNOWN && op != Operation.RESYNC && op != Operation.ATOMIC_WRITE;
+            case CNP -> code == 0x80 || code == 0x81;
+            case RESERVED, VENDOR -> false;
+        };
+        if (!exists) {
+            return (service == Service.VENDOR ? "Manufacturer Specific (0x" : "Reserved (0x") + hex2(code) + ")";
+        }
+        if (service == Service.CNP) {
+            return code == 0x80 ? "CNP" : "CNP (RoCEv2)";
+        }
+        String label = op.label();
+        if (service == Service.UD) {
+            label = label.replace("SEND Only", "SEND only"); // Wireshark's spelling for UD
+        }
+        return service.label() + " - " + label;
     }
 }

@@ -1,0 +1,199 @@
+package io.rdmascope.cli;
+
+import io.rdmascope.capture.CaptureFiles;
+import io.rdmascope.capture.PacketSource;
+import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.DissectorChain;
+import io.rdmascope.field.FieldRegistry;
+import io.rdmascope.frame.Frame;
+import io.rdmascope.text.AsciiSink;
+import io.rdmascope.text.FieldText;
+import io.rdmascope.text.PacketSummary;
+import io.rdmascope.text.ProtoTree;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code rdmascope dissect}: tshark's reading modes over a capture file. */
+@Command(name = "dissect", sortOptions = false,
+        description = "Decode a capture like tshark: one line per frame, the full tree (-V), hex (-x), "
+                + "selected fields (-T fields -e …) or JSON (-T json).")
+final class DissectCommand implements Callable<Integer> {
+    /** Flush the text buffer to the output once it holds this much. */
+    private static final int FLUSH_BYTES = 1 << 16;
+
+    @ParentCommand
+    Main parent;
+
+    @Parameters(arity = "0..1", paramLabel = "FILE", description = "pcap, pcapng or gzip-compressed capture")
+    Path file;
+
+    @Option(names = "-r", paramLabel = "FILE", description = "capture to read (as tshark -r)")
+    Path readFile;
+
+    @Option(names = "-V", description = "print the full detail tree of each frame")
+    boolean verbose;
+
+    @Option(names = "-x", description = "print a hex and ASCII dump of each frame")
+    boolean hex;
+
+    @Option(names = "-T", paramLabel = "FORMAT", description = "output format: text (default), fields, json")
+    String format = "text";
+
+    @Option(names = "-e", paramLabel = "FIELD", description = "field to print with -T fields or -T json (repeatable)")
+    List<String> fields = new ArrayList<>();
+
+    @Option(names = "-E", paramLabel = "KEY=VALUE",
+            description = "-T fields options: header=y|n, separator=/t|/s|CHAR, aggregator=CHAR, "
+                    + "occurrence=f|l|a, quote=d|s|n")
+    List<String> fieldOptions = new ArrayList<>();
+
+    @Option(names = "-c", paramLabel = "N", description = "stop after reading N frames")
+    long count = -1;
+
+    @Option(names = "--roce-port", paramLabel = "PORT", description = "also decode RoCEv2 on this UDP port")
+    List<Integer> rocePorts = new ArrayList<>();
+
+    @Override
+    public Integer call() throws IOException {
+        Path input = readFile != null ? readFile : file;
+        if (input == null) {
+            throw new UsageError("no capture file given (rdmascope dissect FILE, or -r FILE)");
+        }
+        if (readFile != null && file != null) {
+            throw new UsageError("give the capture once: either FILE or -r FILE");
+        }
+        FieldsLayout layout = FieldsLayout.parse(fieldOptions);
+        List<FieldRegistry.Entry> selected = resolveFields();
+        if (format.equals("fields") && selected.isEmpty()) {
+            throw new UsageError("-T fields needs at least one -e FIELD");
+        }
+        if (!format.equals("fields") && !format.equals("json") && !format.equals("text")) {
+            throw new UsageError("unknown output format '" + format + "' (use text, fields or json)");
+        }
+        DissectorChain chain = rocePorts.isEmpty() ? DissectorChain.standard()
+                : DissectorChain.withRocePorts(rocePorts.stream().mapToInt(Integer::intValue).toArray());
+        OutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
+        AsciiSink sink = new AsciiSink(FLUSH_BYTES * 2);
+        Dissection d = new Dissection();
+        JsonOutput json = format.equals("json") ? new JsonOutput(sink) : null;
+        if (format.equals("fields") && layout.header()) {
+            for (int i = 0; i < selected.size(); i++) {
+                if (i > 0) {
+                    sink.append(layout.separator());
+                }
+                sink.append(selected.get(i).abbrev());
+            }
+            sink.append('\n');
+        }
+        try (PacketSource source = CaptureFiles.open(input)) {
+            long seen = 0;
+            Frame frame;
+            while ((count < 0 || seen < count) && (frame = source.next()) != null) {
+                seen++;
+                chain.dissect(frame, d);
+                switch (format) {
+                    case "fields" -> writeFields(sink, d, selected, layout);
+                    case "json" -> json.frame(d, selected);
+                    default -> writeText(sink, d);
+                }
+                if (sink.length() >= FLUSH_BYTES) {
+                    sink.writeTo(out);
+                    sink.clear();
+                }
+            }
+        } finally {
+            if (json != null) {
+                json.finish();
+            }
+            sink.writeTo(out);
+            out.flush();
+        }
+        return Main.EXIT_OK;
+    }
+
+    private List<FieldRegistry.Entry> resolveFields() {
+        List<FieldRegistry.Entry> out = new ArrayList<>();
+        List<String> unknown = new ArrayList<>();
+        FieldRegistry registry = FieldRegistry.standard();
+        for (String name : fields) {
+            FieldRegistry.Entry e = registry.lookup(name);
+            if (e == null) {
+                unknown.add(name);
+            } else {
+                out.add(e);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new UsageError("unknown field" + (unknown.size() > 1 ? "s" : "") + ": " + String.join(", ", unknown)
+                    + " (rdmascope fields lists them)");
+        }
+        return out;
+    }
+
+    private static void writeFields(AsciiSink sink, Dissection d, List<FieldRegistry.Entry> selected,
+                                    FieldsLayout layout) {
+        for (int i = 0, n = selected.size(); i < n; i++) {
+            if (i > 0) {
+                sink.append(layout.separator());
+            }
+            if (layout.quote() != 0) {
+                sink.append(layout.quote());
+            }
+            FieldText.appendOccurrences(sink, selected.get(i), d, layout.aggregator(), layout.occurrence());
+            if (layout.quote() != 0) {
+                sink.append(layout.quote());
+            }
+        }
+        sink.append('\n');
+    }
+
+    private void writeText(AsciiSink sink, Dissection d) {
+        if (verbose) {
+            StringBuilder tree = new StringBuilder(1024);
+            ProtoTree.print(ProtoTree.build(d), tree);
+            sink.append(tree);
+        } else {
+            PacketSummary.Columns c = PacketSummary.of(d);
+            Frame f = d.frame();
+            String number = Long.toString(f.number());
+            sink.append("     ", 0, Math.max(0, 5 - number.length()));
+            sink.append(number).append(' ');
+            long rel = f.timeNanos() - d.referenceTimeNanos();
+            AsciiSink time = new AsciiSink(24);
+            time.appendSeconds(rel);
+            String t = time.toString();
+            t = t.substring(0, t.length() - 3); // microseconds, as tshark's default column
+            sink.append("           ", 0, Math.max(0, 11 - t.length()));
+            sink.append(t).append(' ');
+            sink.append(c.source()).append(" \u2192 ").append(c.destination()).append(' ');
+            sink.append(c.protocol()).append(' ').appendDecimal(f.wireLength()).append(' ').append(c.info())
+                    .append('\n');
+        }
+        if (hex) {
+            if (verbose) {
+                sink.append('\n');
+            }
+            HexDump.append(sink, d.frame());
+        }
+        if (verbose || hex) {
+            sink.append('\n');
+        }
+    }
+
+    /** A usage mistake: reported in one line with exit status 2. */
+    static final class UsageError extends RuntimeException {
+        UsageError(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package io.rdmascope.text;
+
+import io.rdmascope.dissect.Dissection;
+import io.rdmascope.field.Field;
+import io.rdmascope.field.FieldType;
+import io.rdmascope.field.HeaderType;
+import io.rdmascope.field.ValueNames;
+import io.rdmascope.proto.eth.Ethernet;
+import io.rdmascope.proto.frame.FrameFields;
+import io.rdmascope.proto.ib.Crcs;
+import io.rdmascope.proto.ib.InfiniBand;
+import io.rdmascope.proto.ip.Ip;
+import io.rdmascope.proto.ip.Transport;
+
+import java.nio.ByteBuffer;
+
+/** Detail-tree text in Wireshark's style, derived from the field declarations. */
+public final class TreeLabels {
+    /** Wireshark shortens long byte fields in the tree to this many bytes, then an ellipsis. */
+    private static final int MAX_TREE_BYTES = 36;
+
+    private TreeLabels() {
+    }
+
+    /** The line for a header node, e.g. "User Datagram Protocol, Src Port: 49935, Dst Port: 4791". */
+    public static String headerLabel(Dissection d, int layer) {
+        HeaderType h = d.layerType(layer);
+        ByteBuffer b = d.buffer();
+        int at = d.layerAt(layer);
+        if (h == FrameFields.HEADER) {
+            long wire = d.frame().wireLength();
+            long cap = d.frame().capturedLength();
+            return "Frame " + d.frame().number() + ": " + wire + " bytes on wire (" + wire * 8 + " bits), " + cap
+                    + " bytes captured (" + cap * 8 + " bits)";
+        }
+        if (h == Ethernet.HEADER && d.layerLength(layer) >= 12) {
+            return h.name() + ", Src: " + text(Ethernet.SRC, d, layer) + ", Dst: " + text(Ethernet.DST, d, layer);
+        }
+        if (h == Ethernet.VLAN && d.layerLength(layer) >= 2) {
+            return h.name() + ", PRI: " + Ethernet.VLAN_PRIORITY.read(b, at) + ", DEI: "
+                    + Ethernet.VLAN_DEI.read(b, at) + ", ID: " + Ethernet.VLAN_ID.read(b, at);
+        }
+        if (h == Ip.IPV4 && d.layerLength(layer) >= 20) {
+            return h.name() + ", Src: " + text(Ip.V4_SRC, d, layer) + ", Dst: " + text(Ip.V4_DST, d, layer);
+        }
+        if (h == Ip.IPV6 && d.layerLength(layer) >= 40) {
+            return h.name() + ", Src: " + text(Ip.V6_SRC, d, layer) + ", Dst: " + text(Ip.V6_DST, d, layer);
+        }
+        if ((h == Transport.UDP || h == Transport.TCP) && d.layerLength(layer) >= 4) {
+            return h.name() + ", Src Port: " + (d.u16(d.layerStart(layer))) + ", Dst Port: "
+                    + d.u16(d.layerStart(layer) + 2);
+        }
+        if (h == io.rdmascope.proto.data.Data.HEADER) {
+            return "Data (" + d.layerLength(layer) + " bytes)";
+        }
+        if (h == InfiniBand.ICRC_HEADER && d.layerLength(layer) == 4) {
+            return "Invariant CRC: " + text(InfiniBand.ICRC, d, layer) + " ["
+                    + Crcs.STATUS_NAMES.nameOf(Crcs.icrcStatus(d)) + "]";
+        }
+        if (h == InfiniBand.VCRC_HEADER && d.layerLength(layer) == 2) {
+            return "Variant CRC: " + text(InfiniBand.VCRC, d, layer) + " ["
+                    + Crcs.STATUS_NAMES.nameOf(Crcs.vcrcStatus(d)) + "]";
+        }
+        if (d.isLayerTruncated(layer)) {
+            return h.name() + " [truncated: " + d.layerLength(layer) + " of its bytes captured]";
+        }
+        return h.name();
+    }
+
+    /** tshark's -T fields text of one field in one layer. */
+    public static String text(Field f, Dissection d, int layer) {
+        AsciiSink s = new AsciiSink(24);
+        FieldText.appendValue(s, f, d, layer, 0);
+        return s.toString();
+    }
+
+    /** The tree line of a field: "..00 .... = Pad Count: 0" or "Opcode: Reliable Connection (RC) - SEND Only (4)". */
+    public static String fieldLabel(Field f, Dissection d, int layer, int k) {
+        StringBuilder sb = new StringBuilder(64);
+        if (f.mask() != 0 && !f.isComputed()) {
+            bitPattern(sb, f, d, layer, k);
+            sb.append(" = ");
+        }
+        sb.append(f.name()).append(": ").append(valueText(f, d, layer, k));
+        return sb.toString();
+    }
+
+    /** The value as the tree shows it: names with the raw value, booleans as True/False, units. */
+    public static String valueText(Field f, Dissection d, int layer, int k) {
+        ByteBuffer b = d.buffer();
+        int at = d.layerAt(layer);
+        FieldType t = f.type();
+        if (t == FieldType.BYTES) {
+            int len = f.isComputed() ? 0 : f.lengthIn(d.layerLength(layer));
+            AsciiSink s = new AsciiSink(len * 2 + 3);
+            s.appendHexBytes(b, at + f.offset(), Math.min(len, MAX_TREE_BYTES), (char) 0);
+            return len > MAX_TREE_BYTES ? s + "\u2026" : s.toString();
+        }
+        if (t == FieldType.STRING || t == FieldType.ETHER || t == FieldType.IPV4 || t == FieldType.IPV6
+                || t == FieldType.ABSOLUTE_TIME) {
+            AsciiSink s = new AsciiSink(48);
+            FieldText.appendValue(s, f, d, layer, k);
+            return s.toString();
+        }
+        long v = f.isComputed() ? f.computation().value(d, layer) : f.read(b, at, k);
+        if (t == FieldType.BOOLEAN) {
+            return v != 0 ? "True" : "False";
+        }
+        if (t == FieldType.RELATIVE_TIME) {
+            AsciiSink s = new AsciiSink(24);
+            s.appendSeconds(v);
+            return s + " seconds";
+        }
+        AsciiSink raw = new AsciiSink(24);
+        FieldText.appendLong(raw, f, v);
+        String text;
+        ValueNames names = f.valueNames();
+        String name = names == null ? null : names.nameOf(v);
+        switch (f.base()) {
+            case DEC_HEX -> {
+                AsciiSink hex = new AsciiSink(20);
+                hex.append("0x").appendHex(v, FieldText.hexDigits(f));
+                text = raw + " (" + hex + ")";
+            }
+            case HEX_DEC -> text = raw + " (" + Long.toUnsignedString(v) + ")";
+            default -> text = raw.toString();
+        }
+        if (name != null) {
+            text = name + " (" + text + ")";
+        }
+        if (f.unit() != null) {
+            text = text + " " + f.unit();
+        }
+        return text;
+    }
+
+    /** Wireshark's bit picture, e.g. "..00 ...." for a mask of 0x30 in one byte. */
+    private static void bitPattern(StringBuilder sb, Field f, Dissection d, int layer, int k) {
+        int bits = f.length() * 8;
+        long raw = rawBits(f, d, layer, k);
+        for (int i = bits - 1; i >= 0; i--) {
+            long bit = 1L << i;
+            if ((f.mask() & bit) == 0) {
+                sb.append('.');
+            } else {
+                sb.append((raw & bit) != 0 ? '1' : '0');
+            }
+            if (i > 0 && i % 4 == 0) {
+                sb.append(' ');
+            }
+        }
+    }
+
+    private static long rawBits(Field f, Dissection d, int layer, int k) {
+        ByteBuffer b = d.buffer();
+        int at = d.layerAt(layer) + f.offsetOf(k);
+        long raw = 0;
+        for (int i = 0; i < f.length(); i++) {
+            raw = (raw << 8) | (b.get(at + i) & 0xFF);
+        }
+        return raw;
+    }
+}
