@@ -3,7 +3,6 @@ package io.rdmascope.capture;
 import io.rdmascope.frame.Frame;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 
 /**
@@ -18,7 +17,7 @@ import java.nio.ByteOrder;
  * inside the packet data; this reader reports the pcap record's own values, and the ERF dissector
  * owns the rest.
  */
-public final class PcapReader implements PacketSource {
+public final class PcapReader extends CaptureFileReader {
 
     static final int MAGIC_MICROS = 0xA1B2C3D4;
     static final int MAGIC_NANOS = 0xA1B23C4D;
@@ -28,19 +27,15 @@ public final class PcapReader implements PacketSource {
     static final int FILE_HEADER_LENGTH = 24;
     static final int RECORD_HEADER_LENGTH = 16;
 
-    private final CaptureBytes bytes;
     private final boolean nanosecond;
     private final int linkType;
     private final long snapLength;
 
     /** Capture position of the next record. */
     private long pos = FILE_HEADER_LENGTH;
-    /** Frames delivered so far, so also the number of the last one. */
-    private long number;
-    private boolean finished;
 
     private PcapReader(CaptureBytes bytes, boolean nanosecond, int linkType, long snapLength) {
-        this.bytes = bytes;
+        super(bytes);
         this.nanosecond = nanosecond;
         this.linkType = linkType;
         this.snapLength = snapLength;
@@ -62,26 +57,7 @@ public final class PcapReader implements PacketSource {
     }
 
     @Override
-    public Frame next() throws IOException {
-        if (finished) {
-            return null;
-        }
-        try {
-            Frame frame = read();
-            if (frame == null) {
-                finished = true;
-            }
-            return frame;
-        } catch (CaptureFormatException e) {
-            finished = true;
-            throw e;
-        } catch (DamagedInputException e) {
-            finished = true;
-            throw e.toCaptureError(bytes, number + 1);
-        }
-    }
-
-    private Frame read() throws IOException {
+    Frame read() throws IOException {
         long at = pos;
         if (!bytes.ensure(at, RECORD_HEADER_LENGTH)) {
             long left = bytes.remaining(at);
@@ -111,11 +87,6 @@ public final class PcapReader implements PacketSource {
         return bytes.frame(++number, timeNanos, (int) captured, (int) wire, linkType, 0, at + RECORD_HEADER_LENGTH);
     }
 
-    @Override
-    public String name() {
-        return bytes.name;
-    }
-
     /** The file's libpcap link type (low 16 bits of the header's link-type word). */
     public int linkType() {
         return linkType;
@@ -134,19 +105,5 @@ public final class PcapReader implements PacketSource {
     /** Byte order of the file's header fields. */
     public ByteOrder byteOrder() {
         return bytes.order;
-    }
-
-    /** Whether the bytes came through a gzip decompressor. */
-    public boolean compressed() {
-        return bytes.decompressed();
-    }
-
-    @Override
-    public void close() {
-        try {
-            bytes.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -3,7 +3,6 @@ package io.rdmascope.capture;
 import io.rdmascope.frame.Frame;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -34,7 +33,7 @@ import java.util.List;
  *       corrupt rather than guessed at.</li>
  * </ul>
  */
-public final class PcapngReader implements PacketSource {
+public final class PcapngReader extends CaptureFileReader {
 
     static final int SECTION_HEADER = 0x0A0D0D0A;
     static final int INTERFACE_DESCRIPTION = 0x00000001;
@@ -73,21 +72,17 @@ public final class PcapngReader implements PacketSource {
     private record Interface(CaptureInterface description, TimestampScale scale, long offsetNanos) {
     }
 
-    private final CaptureBytes bytes;
     private final List<Interface> interfaces = new ArrayList<>();
     private final List<CaptureInterface> descriptions = new ArrayList<>();
 
     /** Capture position of the next block. */
     private long pos;
-    /** Frames delivered so far, so also the number of the last one. */
-    private long number;
-    private boolean finished;
     private int sections;
     /** File-wide id of the current section's first interface. */
     private int sectionFirstInterface;
 
     private PcapngReader(CaptureBytes bytes) {
-        this.bytes = bytes;
+        super(bytes);
     }
 
     /** Reads the first section header; the caller has seen the SHB type at position 0. */
@@ -98,26 +93,7 @@ public final class PcapngReader implements PacketSource {
     }
 
     @Override
-    public Frame next() throws IOException {
-        if (finished) {
-            return null;
-        }
-        try {
-            Frame frame = read();
-            if (frame == null) {
-                finished = true;
-            }
-            return frame;
-        } catch (CaptureFormatException e) {
-            finished = true;
-            throw e;
-        } catch (DamagedInputException e) {
-            finished = true;
-            throw e.toCaptureError(bytes, number + 1);
-        }
-    }
-
-    private Frame read() throws IOException {
+    Frame read() throws IOException {
         while (true) {
             long at = pos;
             if (!bytes.ensure(at, 8)) {
@@ -335,11 +311,6 @@ public final class PcapngReader implements PacketSource {
         return bytes.error(at, at == 0 ? 0 : number + 1, problem, detail);
     }
 
-    @Override
-    public String name() {
-        return bytes.name;
-    }
-
     /** Interfaces described so far (file-wide ids); grows as reading reaches later IDBs. */
     public List<CaptureInterface> interfaces() {
         return Collections.unmodifiableList(descriptions);
@@ -348,19 +319,5 @@ public final class PcapngReader implements PacketSource {
     /** Sections started so far. */
     public int sections() {
         return sections;
-    }
-
-    /** Whether the bytes came through a gzip decompressor. */
-    public boolean compressed() {
-        return bytes.decompressed();
-    }
-
-    @Override
-    public void close() {
-        try {
-            bytes.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
