@@ -1,5 +1,7 @@
 package io.rdmascope.capture;
 
+import io.rdmascope.testsupport.SharedFiles;
+import io.rdmascope.testsupport.Tshark;
 import io.rdmascope.frame.Frame;
 import io.rdmascope.frame.LinkTypes;
 import org.junit.jupiter.api.Assumptions;
@@ -50,15 +52,9 @@ class RealCapturesTest {
     @TempDir
     Path dir;
 
-    /** Where the captures are: surefire passes {@code rdmascope.shared}; IDE runs start in the module folder. */
+    /** Where the captures are; skips the calling test, with the reason, when they are absent. */
     private static Path captures() {
-        String shared = System.getProperty("rdmascope.shared");
-        Path root = shared != null ? Path.of(shared) : Path.of("..", "..", "shared");
-        Path captures = root.resolve("captures").toAbsolutePath().normalize();
-        // Checked per test rather than once per class so each skipped test carries the reason.
-        Assumptions.assumeTrue(Files.isDirectory(captures),
-                "real captures not found at " + captures + " (set -Drdmascope.shared); skipping");
-        return captures;
+        return SharedFiles.capturesFolder();
     }
 
     static Stream<String> captureNames() {

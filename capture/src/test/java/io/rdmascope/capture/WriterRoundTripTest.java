@@ -1,5 +1,6 @@
 package io.rdmascope.capture;
 
+import io.rdmascope.testsupport.Tshark;
 import io.rdmascope.frame.Frame;
 import io.rdmascope.frame.LinkTypes;
 import org.junit.jupiter.api.Test;

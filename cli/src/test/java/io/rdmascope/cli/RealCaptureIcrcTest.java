@@ -1,5 +1,6 @@
 package io.rdmascope.cli;
 
+import io.rdmascope.testsupport.SharedFiles;
 import io.rdmascope.capture.CaptureFiles;
 import io.rdmascope.capture.PacketSource;
 import io.rdmascope.dissect.Dissection;
@@ -32,7 +33,7 @@ class RealCaptureIcrcTest {
         int frames = 0;
         int flips = 0;
         List<String> failures = new ArrayList<>();
-        for (Path capture : SharedCaptures.all()) {
+        for (Path capture : SharedFiles.allCaptures()) {
             try (PacketSource source = CaptureFiles.open(capture)) {
                 Frame f;
                 while ((f = source.next()) != null) {

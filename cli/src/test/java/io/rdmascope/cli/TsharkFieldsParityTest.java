@@ -1,5 +1,7 @@
 package io.rdmascope.cli;
 
+import io.rdmascope.testsupport.SharedFiles;
+import io.rdmascope.testsupport.Tshark;
 import io.rdmascope.field.FieldRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +53,7 @@ class TsharkFieldsParityTest {
         int infinibandFrames = 0;
         List<String> mismatches = new ArrayList<>();
         List<String> explained = new ArrayList<>();
-        for (Path capture : SharedCaptures.all()) {
+        for (Path capture : SharedFiles.allCaptures()) {
             List<String> args = new ArrayList<>(List.of("-r", capture.toString(), "-T", "fields"));
             args.addAll(List.of("-e", "frame.number", "-e", "frame.protocols"));
             for (String f : fields) {
@@ -105,7 +107,7 @@ class TsharkFieldsParityTest {
     static List<String> sharedInfinibandFields() throws IOException {
         FieldRegistry registry = FieldRegistry.standard();
         List<String> out = new ArrayList<>();
-        for (String line : Files.readAllLines(SharedCaptures.referenceFile("wireshark-fields.tsv"))) {
+        for (String line : Files.readAllLines(SharedFiles.reference("wireshark-fields.tsv"))) {
             String[] cols = line.split("\t");
             if (cols.length < 2 || !cols[0].startsWith("infiniband.") || cols[1].equals("FT_NONE")) {
                 continue;

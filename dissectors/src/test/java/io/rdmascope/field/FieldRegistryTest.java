@@ -1,6 +1,6 @@
 package io.rdmascope.field;
 
-import org.junit.jupiter.api.Assumptions;
+import io.rdmascope.testsupport.SharedFiles;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -54,7 +54,7 @@ class FieldRegistryTest {
      */
     @Test
     void everyNameWiresharkAlsoHasIsDeclaredAsWiresharkDeclaresIt() throws IOException {
-        Path tsv = sharedReference("wireshark-fields.tsv");
+        Path tsv = SharedFiles.reference("wireshark-fields.tsv");
         Map<String, String[]> wireshark = new HashMap<>();
         for (String line : Files.readAllLines(tsv)) {
             String[] cols = line.split("\t", -1);
@@ -102,7 +102,7 @@ class FieldRegistryTest {
     /** The names we add for what Wireshark 4.0 lacks; a typo in a Wireshark name would land here. */
     @Test
     void namesWiresharkLacksAreTheOnesWeMeantToAdd() throws IOException {
-        Path tsv = sharedReference("wireshark-fields.tsv");
+        Path tsv = SharedFiles.reference("wireshark-fields.tsv");
         Set<String> wireshark = new HashSet<>();
         for (String line : Files.readAllLines(tsv)) {
             wireshark.add(line.split("\t", -1)[0]);
@@ -123,13 +123,5 @@ class FieldRegistryTest {
                 "infiniband.variant.crc.computed", "infiniband.variant.crc.status");
         List<String> unexpected = ours.stream().filter(n -> !intended.contains(n)).toList();
         assertTrue(unexpected.isEmpty(), "names not in Wireshark and not on our list: " + unexpected);
-    }
-
-    static Path sharedReference(String name) {
-        String configured = System.getProperty("rdmascope.shared");
-        Path shared = configured != null ? Path.of(configured) : Path.of("..", "..", "shared");
-        Path file = shared.resolve("reference").resolve(name);
-        Assumptions.assumeTrue(Files.isRegularFile(file), "SKIPPED: " + file + " not found (../shared absent)");
-        return file;
     }
 }

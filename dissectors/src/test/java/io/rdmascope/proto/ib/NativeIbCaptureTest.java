@@ -1,5 +1,6 @@
 package io.rdmascope.proto.ib;
 
+import io.rdmascope.testsupport.SharedFiles;
 import io.rdmascope.build.Frames;
 import io.rdmascope.build.InvariantCrc;
 import io.rdmascope.build.RocePacket;
@@ -25,7 +26,6 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Native InfiniBand frames from a real ibdump capture ({@code ../shared/captures/
@@ -34,13 +34,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * against hardware. Skipped where the shared captures are absent (they are not ours to copy).
  */
 class NativeIbCaptureTest {
-    private static final String CAPTURE = "captures/srinivaskoritala_infiniband.pcap";
+    private static final String CAPTURE = "srinivaskoritala_infiniband.pcap";
     private static List<Frame> frames;
 
     @BeforeAll
     static void readCapture() throws IOException {
-        Path file = Path.of(System.getProperty("rdmascope.shared", "../../shared")).resolve(CAPTURE);
-        assumeTrue(Files.isReadable(file), "shared capture not present: " + file);
+        Path file = SharedFiles.capture(CAPTURE);
         frames = readPcap(Files.readAllBytes(file));
         assertTrue(frames.size() > 10, "frames read: " + frames.size());
     }

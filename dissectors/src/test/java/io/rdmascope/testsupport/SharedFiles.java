@@ -1,0 +1,58 @@
+package io.rdmascope.testsupport;
+
+import org.junit.jupiter.api.Assumptions;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The {@code ../shared} folder beside the repository: real public captures (read in place, never
+ * copied) and reference facts. Surefire passes its location as {@code rdmascope.shared}; a run
+ * started in a module folder finds it two levels up. Every accessor skips the calling test, saying
+ * why, when the folder or file is absent. Shared by every module's tests through the dissectors
+ * test-jar.
+ */
+public final class SharedFiles {
+    private SharedFiles() {
+    }
+
+    public static Path root() {
+        String configured = System.getProperty("rdmascope.shared");
+        return (configured != null ? Path.of(configured) : Path.of("..", "..", "shared")).toAbsolutePath()
+                .normalize();
+    }
+
+    /** The real-captures folder; checked per call so that each skipped test carries the reason. */
+    public static Path capturesFolder() {
+        Path captures = root().resolve("captures");
+        Assumptions.assumeTrue(Files.isDirectory(captures),
+                "SKIPPED: real captures not found at " + captures + " (../shared beside the repository, "
+                        + "or -Drdmascope.shared)");
+        return captures;
+    }
+
+    /** One real capture by file name. */
+    public static Path capture(String name) {
+        Path file = capturesFolder().resolve(name);
+        Assumptions.assumeTrue(Files.isReadable(file), "SKIPPED: shared capture not present: " + file);
+        return file;
+    }
+
+    /** Every pcap and pcapng file among the real captures, sorted by name. */
+    public static List<Path> allCaptures() throws IOException {
+        try (Stream<Path> files = Files.list(capturesFolder())) {
+            return files.filter(p -> p.toString().endsWith(".pcap") || p.toString().endsWith(".pcapng")).sorted()
+                    .toList();
+        }
+    }
+
+    /** A file of {@code ../shared/reference}. */
+    public static Path reference(String name) {
+        Path file = root().resolve("reference").resolve(name);
+        Assumptions.assumeTrue(Files.isRegularFile(file), "SKIPPED: " + file + " not found (../shared absent)");
+        return file;
+    }
+}
