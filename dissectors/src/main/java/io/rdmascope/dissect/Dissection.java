@@ -63,18 +63,6 @@ public final class Dissection {
         return -1;
     }
 
-    /**
-     * Records a header whose length is only known to be at least {@code minLength}: returns -1 (and
-     * marks the frame malformed) when even that much is missing, else the layer index; the caller
-     * sets the final length with {@link #setLength}.
-     */
-    public int addAtLeast(HeaderType type, int start, int minLength, int length) {
-        if (frame.capturedLength() - start < minLength) {
-            return add(type, start, minLength);
-        }
-        return add(type, start, length);
-    }
-
     private int push(HeaderType type, int start, int length, boolean cut) {
         if (count == MAX_LAYERS) {
             markMalformed();

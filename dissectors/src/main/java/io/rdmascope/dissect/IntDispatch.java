@@ -35,8 +35,4 @@ public final class IntDispatch {
         int i = Arrays.binarySearch(keys, key);
         return i >= 0 ? values[i] : null;
     }
-
-    public boolean contains(int key) {
-        return Arrays.binarySearch(keys, key) >= 0;
-    }
 }

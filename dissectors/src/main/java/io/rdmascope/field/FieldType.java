@@ -46,10 +46,4 @@ public enum FieldType {
             default -> false;
         };
     }
-
-    /** True for every type whose value fits a {@code long} (integers, booleans, times, IPv4). */
-    public boolean hasLongValue() {
-        return isUnsignedInteger() || this == BOOLEAN || this == IPV4 || this == ETHER
-                || this == ABSOLUTE_TIME || this == RELATIVE_TIME;
-    }
 }

@@ -61,10 +61,4 @@ public final class Addresses {
             out.append(Integer.toHexString(groups[i]));
         }
     }
-
-    public static String ipv6(ByteBuffer b, int at) {
-        AsciiSink s = new AsciiSink(40);
-        appendIpv6(s, b, at);
-        return s.toString();
-    }
 }

@@ -186,22 +186,6 @@ public final class Crcs {
         return r.vcrcComputed();
     }
 
-    /** CRC-32 of a whole buffer as the ICRC algorithm uses it, for the packet builder. */
-    public static long crc32(byte[] data, int from, int to) {
-        CRC32 crc = new CRC32();
-        crc.update(data, from, to - from);
-        return crc.getValue();
-    }
-
-    /** VCRC over {@code data[from, to)}, as the value the wire carries LSB first. */
-    public static int vcrc(byte[] data, int from, int to) {
-        int crc = 0xFFFF;
-        for (int i = from; i < to; i++) {
-            crc = (crc >>> 8) ^ VCRC_TABLE[(crc ^ data[i]) & 0xFF];
-        }
-        return crc ^ 0xFFFF;
-    }
-
     private static int[] vcrcTable() {
         int reflectedPoly = Integer.reverse(0x100B) >>> 16; // 0xD008
         int[] table = new int[256];
