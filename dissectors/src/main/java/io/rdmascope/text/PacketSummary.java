@@ -25,7 +25,7 @@ public final class PacketSummary {
     public record Columns(String source, String destination, String protocol, String info) {
     }
 
-    /** An optional contributor of Info text for payload protocols (MAD/CM) the core does not name. */
+    /** The columns of a dissected frame. */
     public static Columns of(Dissection d) {
         String src = "";
         String dst = "";
@@ -152,11 +152,11 @@ public final class PacketSummary {
         return "";
     }
 
+    /** Set flags lowest bit first, as Wireshark lists them: "SYN, ACK", "FIN, ACK", "PSH, ACK". */
     private static String tcpFlags(int flags) {
         String[] names = {"FIN", "SYN", "RST", "PSH", "ACK", "URG", "ECE", "CWR"};
         StringBuilder sb = new StringBuilder();
-        for (int i = 1; i < 8 + 1; i++) {
-            int bit = i % 8; // SYN first reads like Wireshark: SYN, ACK, PSH …
+        for (int bit = 0; bit < names.length; bit++) {
             if ((flags & (1 << bit)) != 0) {
                 if (sb.length() > 0) {
                     sb.append(", ");
