@@ -71,6 +71,15 @@ class DissectCommandTest {
     }
 
     @Test
+    void tcpFlagsReadLowestBitFirstAsInWireshark() {
+        Path capture = io.rdmascope.testsupport.SharedFiles.capture("linlinw5_rdma_write_bw.pcap");
+        String[] lines = Cli.run("dissect", capture.toString()).out().split("\n");
+        assertTrue(lines[1].contains("[SYN, ACK]"), lines[1]);
+        assertTrue(lines[3].contains("[PSH, ACK]"), lines[3]);
+        assertTrue(lines[57].contains("[FIN, ACK]"), lines[57]); // frame 58, as tshark shows it
+    }
+
+    @Test
     void unknownFieldsAndMissingFilesAreOneLineErrorsWithStatusTwo() {
         Cli unknown = Cli.run("dissect", SAMPLE.toString(), "-T", "fields", "-e", "infiniband.bth.nope");
         assertEquals(2, unknown.status());
