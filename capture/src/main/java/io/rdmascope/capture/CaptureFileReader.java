@@ -10,7 +10,7 @@ import java.io.UncheckedIOException;
  * nothing" contract of {@link PacketSource#next()}, and the underlying bytes' name and lifetime.
  * Subclasses only parse records in {@link #read()}.
  */
-public abstract sealed class CaptureFileReader implements PacketSource permits PcapReader, PcapngReader {
+public abstract sealed class CaptureFileReader implements PacketSource permits PcapReader, PcapngReader, ErfReader {
     final CaptureBytes bytes;
     /** Frames delivered so far, so also the number of the last one. */
     long number;

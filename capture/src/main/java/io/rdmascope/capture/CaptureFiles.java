@@ -15,7 +15,8 @@ import java.util.zip.ZipException;
 
 /**
  * Opens capture files, recognising the format by content, never by name: classic pcap (four
- * magics), pcapng, and either of them gzip-compressed.
+ * magics), pcapng, Endace ERF (no magic: recognised by plausible first records, and only once the
+ * pcap and pcapng magics have failed), and any of them gzip-compressed.
  *
  * <p>Plain files are memory-mapped and frames point into the mapping. Compressed files and streams
  * are decompressed on the fly; their frames own exact-size copies.
@@ -27,6 +28,7 @@ public final class CaptureFiles {
 
     private static final int GZIP_MAGIC = 0x1F8B;
     private static final int GZIP_BUFFER = 64 * 1024;
+    private static final String NOT_A_CAPTURE = "not a pcap, pcapng or ERF capture";
 
     private CaptureFiles() {
     }
@@ -113,12 +115,15 @@ public final class CaptureFiles {
         return detect(new StreamCaptureBytes(name, in, true));
     }
 
-    /** Picks the reader from the first four bytes; closes the input when that fails. */
+    /**
+     * Picks the reader from the first four bytes, or failing a magic, from the first ERF records;
+     * closes the input when that fails.
+     */
     private static PacketSource detect(CaptureBytes bytes) throws IOException {
         try {
             if (!bytes.ensure(0, 4)) {
                 long present = bytes.remaining(0);
-                throw bytes.error(0, 0, "not a pcap or pcapng capture",
+                throw bytes.error(0, 0, NOT_A_CAPTURE,
                         present == 0 ? "it is empty" : "only " + present + " bytes long");
             }
             int magic = bytes.bigEndianI32(0);
@@ -126,8 +131,12 @@ public final class CaptureFiles {
                 case PcapReader.MAGIC_MICROS, PcapReader.MAGIC_MICROS_SWAPPED,
                         PcapReader.MAGIC_NANOS, PcapReader.MAGIC_NANOS_SWAPPED -> PcapReader.open(bytes);
                 case PcapngReader.SECTION_HEADER -> PcapngReader.open(bytes);
-                default -> throw bytes.error(0, 0,
-                        String.format("not a pcap or pcapng capture (magic 0x%08X)", magic), null);
+                default -> {
+                    if (ErfReader.looksLikeErf(bytes)) {
+                        yield ErfReader.open(bytes);
+                    }
+                    throw bytes.error(0, 0, String.format(NOT_A_CAPTURE + " (magic 0x%08X)", magic), null);
+                }
             };
         } catch (DamagedInputException e) {
             bytes.close();

@@ -42,6 +42,47 @@ final class CaptureBuilder {
         return new CaptureBuilder(ByteOrder.LITTLE_ENDIAN);
     }
 
+    /** An ERF file: records only, no file header. */
+    static CaptureBuilder erf() {
+        return new CaptureBuilder(ByteOrder.BIG_ENDIAN);
+    }
+
+    /**
+     * An ERF record: the 16-byte header (timestamp little-endian, lengths big-endian), then
+     * {@code afterHeader} (extension headers, Ethernet pad, packet) and zeros up to {@code rlen}. When
+     * {@code rlen} is smaller than that, the bytes are written anyway: a deliberately broken record.
+     * Any type but PAD (exactly 48) counts as a frame.
+     */
+    CaptureBuilder erfRecord(long timestamp, int typeByte, int flags, int rlen, int wlen, byte[] afterHeader) {
+        int start = out.size();
+        put(ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(timestamp)
+                .put((byte) typeByte).put((byte) flags)
+                .order(ByteOrder.BIG_ENDIAN).putShort((short) rlen).putShort((short) 0).putShort((short) wlen));
+        out.writeBytes(afterHeader);
+        out.writeBytes(new byte[Math.max(0, rlen - 16 - afterHeader.length)]);
+        pieces.add(new Piece(start, out.size(), typeByte != 48));
+        return this;
+    }
+
+    /** A varying-length ERF record (flags: interface 0, vlen), padded to 8 bytes as our writer does. */
+    CaptureBuilder erfPacket(long seconds, long fraction, int typeByte, byte[] afterHeader, int wlen) {
+        int rlen = (16 + afterHeader.length + 7) & ~7;
+        return erfRecord(seconds << 32 | fraction, typeByte, 0x04, rlen, wlen, afterHeader);
+    }
+
+    /** One ERF extension header: type (top bit: another follows) and 7 bytes of value. */
+    static byte[] erfExtension(int typeByte, long value) {
+        return ByteBuffer.allocate(8).putLong((long) typeByte << 56 | value & 0x00FF_FFFF_FFFF_FFFFL).array();
+    }
+
+    static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            all.writeBytes(part);
+        }
+        return all.toByteArray();
+    }
+
     /** A pcap record: the header's fraction field is written as given (µs or ns per the magic). */
     CaptureBuilder record(long seconds, long fraction, byte[] data, int wireLength) {
         int start = out.size();
@@ -146,7 +187,10 @@ final class CaptureBuilder {
         return out.toByteArray();
     }
 
-    /** Records or blocks written so far through {@link #record} and {@link #block}, in file order. */
+    /**
+     * Records or blocks written so far through {@link #record}, {@link #block} and
+     * {@link #erfRecord}, in file order.
+     */
     List<Piece> pieces() {
         return List.copyOf(pieces);
     }

@@ -44,7 +44,8 @@ class FormatDetectionTest {
     void refusesOtherContentNamingItsMagic() throws IOException {
         Path text = Frames.write(dir, "readme.pcap", "Hello, capture".getBytes(StandardCharsets.US_ASCII));
         CaptureFormatException e = assertThrows(CaptureFormatException.class, () -> CaptureFiles.open(text));
-        assertEquals(text + ": not a pcap or pcapng capture (magic 0x48656C6C) at byte offset 0", e.getMessage());
+        assertEquals(text + ": not a pcap, pcapng or ERF capture (magic 0x48656C6C) at byte offset 0",
+                e.getMessage());
         assertEquals(0, e.byteOffset());
         assertEquals(0, e.frameNumber());
         assertEquals(text.toString(), e.fileName());
@@ -54,11 +55,11 @@ class FormatDetectionTest {
     void refusesEmptyAndTinyFiles() throws IOException {
         Path empty = Frames.write(dir, "empty.pcap", new byte[0]);
         CaptureFormatException e = assertThrows(CaptureFormatException.class, () -> CaptureFiles.open(empty));
-        assertEquals(empty + ": not a pcap or pcapng capture at byte offset 0: it is empty", e.getMessage());
+        assertEquals(empty + ": not a pcap, pcapng or ERF capture at byte offset 0: it is empty", e.getMessage());
 
         Path tiny = Frames.write(dir, "tiny.pcap", new byte[]{(byte) 0xD4, (byte) 0xC3, (byte) 0xB2});
         e = assertThrows(CaptureFormatException.class, () -> CaptureFiles.open(tiny));
-        assertEquals(tiny + ": not a pcap or pcapng capture at byte offset 0: only 3 bytes long", e.getMessage());
+        assertEquals(tiny + ": not a pcap, pcapng or ERF capture at byte offset 0: only 3 bytes long", e.getMessage());
     }
 
     @Test

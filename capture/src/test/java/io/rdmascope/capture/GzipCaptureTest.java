@@ -128,7 +128,7 @@ class GzipCaptureTest {
     void refusesAGzipFileThatIsNotACaptureInside() throws IOException {
         Path gz = Frames.write(dir, "text.gz", CaptureBuilder.gzip("hello, world".getBytes()));
         CaptureFormatException e = assertThrows(CaptureFormatException.class, () -> CaptureFiles.open(gz));
-        assertTrue(e.getMessage().contains("not a pcap or pcapng capture (magic 0x68656C6C)"), e.getMessage());
+        assertTrue(e.getMessage().contains("not a pcap, pcapng or ERF capture (magic 0x68656C6C)"), e.getMessage());
     }
 
     @Test
