@@ -47,7 +47,7 @@ public class ReadDissectBenchmark {
     @Setup(Level.Trial)
     public void generate() throws IOException {
         dir = Files.createTempDirectory("rdmascope-bench");
-        capture = Scenarios.write("mixed_large", dir, 1, FRAMES, 64, false);
+        capture = Scenarios.writeMixedLarge(dir, 1, FRAMES, 64, false);
     }
 
     @TearDown(Level.Trial)

@@ -1,50 +1,79 @@
 package io.rdmascope.cli;
 
+import io.rdmascope.samples.ScenarioCatalog;
 import io.rdmascope.samples.Scenarios;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code rdmascope generate}: write a synthetic scenario capture built by the packet builder. */
-@Command(name = "generate", description = "Write a generated scenario capture (so far: mixed_large).")
+/** {@code rdmascope generate}: write scenario captures built by the packet builder, with their truth. */
+@Command(name = "generate", description = {
+        "Write generated scenario captures with their truth files.",
+        "Each scenario goes to DIR/NAME/ as NAME.pcap|pcapng|erf plus truth.json; 'all' writes every committed",
+        "scenario; mixed_large (benchmarks) goes to DIR/mixed_large.pcap without a truth file."})
 final class GenerateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--scenario", required = true, paramLabel = "NAME", description = "scenario: mixed_large")
+    @Option(names = "--scenario", required = true, paramLabel = "NAME",
+            description = "a scenario name, 'all', or mixed_large; --list shows them")
     String scenario;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "output folder")
     Path out;
 
-    @Option(names = "--seed", paramLabel = "N", description = "random seed (default 1)")
-    long seed = 1;
+    @Option(names = "--seed", paramLabel = "N",
+            description = "random seed (default: each scenario's committed seed; 1 for mixed_large)")
+    Long seed;
 
-    @Option(names = "--frames", paramLabel = "N", description = "frames to write (default 1000000)")
-    long frames = 1_000_000;
+    @Option(names = "--frames", paramLabel = "N", description = "mixed_large only: frames to write (default 1000000)")
+    Long frames;
 
-    @Option(names = "--qps", paramLabel = "K", description = "queue pairs (default 64)")
-    int qps = 64;
+    @Option(names = "--qps", paramLabel = "K", description = "mixed_large only: queue pairs (default 64)")
+    Integer qps;
 
-    @Option(names = "--pcapng", description = "write pcapng instead of pcap")
+    @Option(names = "--pcapng", description = "mixed_large only: write pcapng instead of pcap")
     boolean pcapng;
 
     @Override
     public Integer call() throws IOException {
-        if (frames < 0 || qps < 1 || qps > 4096) {
-            throw new DissectCommand.UsageError("--frames must be >= 0 and --qps 1..4096");
+        PrintWriter stdout = spec.commandLine().getOut();
+        if (Scenarios.MIXED_LARGE.equals(scenario)) {
+            long n = frames == null ? 1_000_000 : frames;
+            int k = qps == null ? 64 : qps;
+            if (n < 0 || k < 1 || k > 4096) {
+                throw new DissectCommand.UsageError("--frames must be >= 0 and --qps 1..4096");
+            }
+            Path file = Scenarios.writeMixedLarge(out, seed == null ? 1 : seed, n, k, pcapng);
+            stdout.println("wrote " + file + " (" + n + " frames)");
+            return Main.EXIT_OK;
         }
-        if (!Scenarios.NAMES.contains(scenario)) {
-            throw new DissectCommand.UsageError("unknown scenario '" + scenario + "' (known: "
-                    + String.join(", ", Scenarios.NAMES) + ")");
+        if (frames != null || qps != null || pcapng) {
+            throw new DissectCommand.UsageError("--frames, --qps and --pcapng apply to mixed_large only: the other "
+                    + "scenarios are scripted");
         }
-        Path file = Scenarios.write(scenario, out, seed, frames, qps, pcapng);
-        spec.commandLine().getOut().println("wrote " + file + " (" + frames + " frames)");
+        List<ScenarioCatalog.Scenario> chosen;
+        if (Scenarios.ALL.equals(scenario)) {
+            chosen = ScenarioCatalog.all();
+        } else {
+            ScenarioCatalog.Scenario s = ScenarioCatalog.byName(scenario);
+            if (s == null) {
+                throw new DissectCommand.UsageError("unknown scenario '" + scenario + "' (known: "
+                        + String.join(", ", Scenarios.names()) + ")");
+            }
+            chosen = List.of(s);
+        }
+        for (ScenarioCatalog.Scenario s : chosen) {
+            Path file = Scenarios.write(s, out, seed == null ? s.seed() : seed);
+            stdout.println("wrote " + file);
+        }
         return Main.EXIT_OK;
     }
 }

@@ -140,6 +140,38 @@ public final class RocePacket {
         return this;
     }
 
+    /**
+     * An independent copy with every setting of this one: a generator keeps one recipe per packet
+     * and tweaks a copy for a one-off emission (a corrupt ICRC on one transmission only).
+     */
+    public RocePacket copy() {
+        RocePacket c = new RocePacket(encapsulation, srcMac, dstMac, srcAddress, dstAddress, slid, dlid);
+        c.sgid = sgid == null ? null : sgid.clone();
+        c.dgid = dgid == null ? null : dgid.clone();
+        for (int[] tag : vlanTags) {
+            c.vlanTags.add(tag.clone());
+        }
+        c.trafficClass = trafficClass;
+        c.flowLabel = flowLabel;
+        c.hopLimit = hopLimit;
+        c.networkFieldsTouched = networkFieldsTouched;
+        c.ipId = ipId;
+        c.dontFragment = dontFragment;
+        c.udpSourcePort = udpSourcePort;
+        c.udpDestPort = udpDestPort;
+        c.vl = vl;
+        c.sl = sl;
+        c.opcode = opcode;
+        c.payload = payload.clone();
+        for (Map.Entry<Field, Object> e : assignments.entrySet()) {
+            c.assignments.put(e.getKey(), e.getValue() instanceof byte[] b ? b.clone() : e.getValue());
+        }
+        c.corruptIcrc = corruptIcrc;
+        c.icrcShown = icrcShown;
+        c.corruptVcrc = corruptVcrc;
+        return c;
+    }
+
     // ---- link and network ---------------------------------------------------------------------
 
     /** Adds an 802.1Q tag (outermost first when called repeatedly). */
@@ -267,6 +299,16 @@ public final class RocePacket {
 
     public RocePacket pKey(int value) {
         return set(InfiniBand.BTH_P_KEY, value);
+    }
+
+    /** ImmDt (IBTA 9.3.4): the 32-bit immediate value, sent big-endian. */
+    public RocePacket immediate(long value) {
+        return set(InfiniBand.IMMDT_VALUE, value);
+    }
+
+    /** IETH (IBTA 9.3.5): the R_Key the responder invalidates. */
+    public RocePacket invalidateRkey(long rkey) {
+        return set(InfiniBand.IETH_R_KEY, rkey);
     }
 
     // ---- any field ------------------------------------------------------------------------------

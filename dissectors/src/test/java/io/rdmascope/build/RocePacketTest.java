@@ -268,4 +268,20 @@ class RocePacketTest {
         assertArrayEquals(first, r.build());
         assertEquals(1, first[first.length - 4 - 1 - 3]);
     }
+
+    @Test
+    void aCopyBuildsTheSameBytesAndChangesToItLeaveTheOriginalAlone() {
+        RocePacket original = ipv4().vlan(7, 3).ecn(2).udpSourcePort(50000).opcode(0x0B).destQp(0x42).psn(99)
+                .set(InfiniBand.RETH_VA, 0x1000).set(InfiniBand.RETH_DMALEN, 5).immediate(0xABCD)
+                .payload(new byte[]{1, 2, 3, 4, 5});
+        byte[] before = original.build();
+        RocePacket copy = original.copy();
+        assertArrayEquals(before, copy.build());
+        copy.corruptIcrc().ecn(3).psn(100).immediate(1).payload(new byte[]{9});
+        assertArrayEquals(before, original.build(), "tweaking the copy changed the original");
+        BuiltPacket tweaked = copy.buildPacket();
+        assertEquals(100, read(tweaked, InfiniBand.BTH, InfiniBand.BTH_PSN));
+        assertEquals(1, read(tweaked, InfiniBand.IMMDT, InfiniBand.IMMDT_VALUE));
+        assertEquals(0xABCD, read(original.buildPacket(), InfiniBand.IMMDT, InfiniBand.IMMDT_VALUE));
+    }
 }

@@ -130,11 +130,17 @@ public final class InfiniBand {
     public static final HeaderType ATOMICACKETH = HeaderType.subHeader(PROTOCOL, "infiniband.atomicacketh",
             "AtomicAckETH - Atomic ACK Extended Transport Header", ATOMICACKETH_ORIGREMDT);
 
-    /** Wireshark 4.0 shows ImmDt only as bytes; the value is what applications read from the CQE. */
+    /**
+     * Wireshark 4.0 names both the ImmDt header and its one field {@code infiniband.immdt} (raw
+     * bytes), so its {@code -e infiniband.immdt} prints the bytes twice. One name cannot be a header
+     * and a field here, so the header keeps Wireshark's name (same bytes, printed once) and the value
+     * — what applications read from the CQE — gets a name of its own.
+     */
     public static final Field IMMDT_VALUE = Field.uint32("infiniband.immdt.value", "Immediate Data", 0).hex();
     public static final HeaderType IMMDT = HeaderType.subHeader(PROTOCOL, "infiniband.immdt",
-            "Immediate Data", IMMDT_VALUE);
+            "IMMDT - Immediate Data Extended Transport Header", IMMDT_VALUE);
 
+    /** As for ImmDt: Wireshark's {@code infiniband.ieth} is the header here, the R_Key has its own name. */
     public static final Field IETH_R_KEY = Field.uint32("infiniband.ieth.r_key", "R_Key to invalidate", 0).hex();
     public static final HeaderType IETH = HeaderType.subHeader(PROTOCOL, "infiniband.ieth",
             "IETH - Invalidate Extended Transport Header", IETH_R_KEY);

@@ -1,0 +1,65 @@
+package io.rdmascope.cli;
+
+import io.rdmascope.samples.Scenarios;
+import io.rdmascope.samples.Truth;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class GenerateCommandTest {
+
+    @Test
+    void aNamedScenarioWritesItsCaptureTruthAndReadme(@TempDir Path out) throws IOException {
+        Cli run = Cli.run("generate", "--scenario", "rc_rnr", "--out", out.toString());
+        assertEquals(0, run.status(), run.err());
+        Path folder = out.resolve("rc_rnr");
+        assertTrue(Files.size(folder.resolve("rc_rnr.pcapng")) > 0);
+        Truth truth = Scenarios.readTruth(folder.resolve("truth.json"));
+        assertEquals("rc_rnr", truth.scenario());
+        assertTrue(truth.observations().stream().anyMatch(o -> o.kind().equals("rnr_nak")));
+        assertTrue(Files.readString(folder.resolve("README.md")).startsWith("rc_rnr: "));
+        Cli dissect = Cli.run("dissect", folder.resolve("rc_rnr.pcapng").toString());
+        assertEquals(truth.frames(), dissect.out().split("\n").length);
+    }
+
+    @Test
+    void allWritesEveryCommittedScenarioAndASeedChangesTheBytes(@TempDir Path out) throws IOException {
+        Cli all = Cli.run("generate", "--scenario", "all", "--out", out.resolve("a").toString());
+        assertEquals(0, all.status(), all.err());
+        long folders;
+        try (var list = Files.list(out.resolve("a"))) {
+            folders = list.count();
+        }
+        assertEquals(io.rdmascope.samples.ScenarioCatalog.all().size(), folders);
+        Cli seeded = Cli.run("generate", "--scenario", "psn_wrap", "--seed", "99", "--out", out.resolve("b").toString());
+        assertEquals(0, seeded.status(), seeded.err());
+        assertTrue(!java.util.Arrays.equals(Files.readAllBytes(out.resolve("a/psn_wrap/psn_wrap.pcapng")),
+                Files.readAllBytes(out.resolve("b/psn_wrap/psn_wrap.pcapng"))));
+    }
+
+    @Test
+    void mixedLargeTakesFramesAndQps(@TempDir Path out) throws IOException {
+        Cli run = Cli.run("generate", "--scenario", "mixed_large", "--frames", "1000", "--qps", "8", "--out",
+                out.toString());
+        assertEquals(0, run.status(), run.err());
+        Cli count = Cli.run("dissect", out.resolve("mixed_large.pcap").toString());
+        assertEquals(1000, count.out().split("\n").length);
+    }
+
+    @Test
+    void mistakesAreOneLineUsageErrors(@TempDir Path out) {
+        Cli unknown = Cli.run("generate", "--scenario", "nope", "--out", out.toString());
+        assertEquals(2, unknown.status());
+        assertTrue(unknown.err().contains("unknown scenario 'nope'") && unknown.err().contains("rc_send"),
+                unknown.err());
+        Cli frames = Cli.run("generate", "--scenario", "rc_send", "--frames", "5", "--out", out.toString());
+        assertEquals(2, frames.status());
+        assertTrue(frames.err().contains("mixed_large only"), frames.err());
+    }
+}

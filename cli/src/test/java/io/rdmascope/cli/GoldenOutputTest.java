@@ -1,0 +1,66 @@
+package io.rdmascope.cli;
+
+import io.rdmascope.samples.ScenarioCatalog;
+import io.rdmascope.samples.ScenarioCatalog.Scenario;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Golden outputs: {@code dissect -V} and {@code dissect -T json} of every committed scenario capture
+ * are exactly the committed text. Any change to decoding or formatting shows here as a diff; when it
+ * is deliberate, {@code sample-pcaps/update-goldens} rewrites them.
+ */
+class GoldenOutputTest {
+    private static final String REGENERATE = "if the change is deliberate, run sample-pcaps/update-goldens and "
+            + "review the diff";
+
+    static Path cases() {
+        String root = System.getProperty("rdmascope.root");
+        Path base = root != null ? Path.of(root) : Path.of("").toAbsolutePath().getParent();
+        return base.resolve("sample-pcaps").resolve("cases");
+    }
+
+    @TestFactory
+    Stream<DynamicTest> verboseTreesMatchTheGoldens() {
+        return ScenarioCatalog.all().stream().map(s -> DynamicTest.dynamicTest(s.name(),
+                () -> compare(s, "dissect-V.txt", "-V")));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> jsonMatchesTheGoldens() {
+        return ScenarioCatalog.all().stream().map(s -> DynamicTest.dynamicTest(s.name(),
+                () -> compare(s, "dissect.json", "-T", "json")));
+    }
+
+    private static void compare(Scenario s, String golden, String... options) throws IOException {
+        Path folder = cases().resolve(s.name());
+        Path capture = folder.resolve(s.name() + "." + s.format().extension());
+        String[] args = new String[options.length + 2];
+        args[0] = "dissect";
+        System.arraycopy(options, 0, args, 1, options.length);
+        args[args.length - 1] = capture.toString();
+        Cli run = Cli.run(args);
+        assertEquals(0, run.status(), run.err());
+        String expected = Files.readString(folder.resolve(golden));
+        if (!expected.equals(run.out())) {
+            String[] want = expected.split("\n", -1);
+            String[] got = run.out().split("\n", -1);
+            for (int i = 0; i < Math.max(want.length, got.length); i++) {
+                String w = i < want.length ? want[i] : "<end>";
+                String g = i < got.length ? got[i] : "<end>";
+                if (!w.equals(g)) {
+                    fail(s.name() + "/" + golden + " line " + (i + 1) + ":\n  golden: " + w + "\n  now:    " + g
+                            + "\n" + REGENERATE);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,846 @@
+package io.rdmascope.samples;
+
+import io.rdmascope.build.CmMad;
+import io.rdmascope.build.RocePacket;
+import io.rdmascope.proto.ib.InfiniBand;
+import io.rdmascope.proto.mad.Cm;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * One reliable (RC, XRC) or unreliable (UC) connection between a requester QP and a responder QP,
+ * played packet by packet onto a {@link Trace} while its {@link Truth} is written down.
+ *
+ * <p>A scenario posts messages ({@link #send}, {@link #write}, {@link #read}, atomics…), which
+ * reserves their PSNs, then transmits them, choosing each packet's {@link Fate}. A small responder
+ * model (IBTA Vol. 1 9.7.5: expected PSN, MSN, NAK-sent state) decides what the responder accepted,
+ * so that ACKs, NAKs and MSNs the scenario asks for carry the values a real responder would send.
+ * What happens next (ACK now or coalesce, NAK, retransmit, time out) is the scenario's choice.
+ */
+public final class Connection {
+
+    /** Transport service and the opcode bits 7:5 it adds to the RC operation code (IBTA 9.2, table 36). */
+    public enum Service {
+        RC(0x00), UC(0x20), XRC(0xA0);
+
+        final int bits;
+
+        Service(int bits) {
+            this.bits = bits;
+        }
+    }
+
+    /** What becomes of one transmitted packet. */
+    public enum Fate {
+        /** Captured and accepted or judged by the responder. */
+        DELIVERED,
+        /** Lost before the capture point: neither captured nor received. */
+        LOST,
+        /** Captured, then lost (or discarded for a bad ICRC) before the responder. */
+        LOST_AFTER_CAPTURE,
+        /** Received, but the capture missed it (mirror port overrun). */
+        NOT_CAPTURED,
+        /**
+         * Captured and received, but refused by the responder (no receive WQE, a length or opcode
+         * sequence error): its expected PSN does not move.
+         */
+        REFUSED
+    }
+
+    /** What the responder made of a request packet (IBTA 9.7.5.1.1 PSN checks). */
+    public enum Delivery { ACCEPTED, OUT_OF_SEQUENCE, DUPLICATE, NOT_RECEIVED }
+
+    /** One request packet as first sent; retransmissions resend its template. */
+    public static final class Packet {
+        final Msg message;
+        final int index;
+        final int psn;
+        final RocePacket template;
+        final boolean last;
+
+        Packet(Msg message, int index, int psn, RocePacket template, boolean last) {
+            this.message = message;
+            this.index = index;
+            this.psn = psn;
+            this.template = template;
+            this.last = last;
+        }
+
+        public int psn() {
+            return psn;
+        }
+    }
+
+    /** A posted message. */
+    public static final class Msg {
+        final String kind;
+        final int firstPsn;
+        /** PSNs the message occupies: packets for SEND/WRITE, responses for READ (IBTA 9.7.4.1.2). */
+        final int psnSpan;
+        final long bytes;
+        final List<Packet> packets = new ArrayList<>();
+        final TruthLog.MessageRecord record;
+        final boolean readOrAtomic;
+        /** The responder's MSN once it accepted this READ or atomic: what its responses carry (C9-148). */
+        int acceptedMsn;
+
+        Msg(String kind, int firstPsn, int psnSpan, long bytes, TruthLog.MessageRecord record, boolean readOrAtomic) {
+            this.kind = kind;
+            this.firstPsn = firstPsn;
+            this.psnSpan = psnSpan;
+            this.bytes = bytes;
+            this.record = record;
+            this.readOrAtomic = readOrAtomic;
+        }
+
+        public int firstPsn() {
+            return firstPsn;
+        }
+
+        public int lastPsn() {
+            return Psn.add(firstPsn, psnSpan - 1);
+        }
+
+        public Packet packet(int index) {
+            return packets.get(index);
+        }
+
+        public int packetCount() {
+            return packets.size();
+        }
+
+        public int id() {
+            return record.id;
+        }
+    }
+
+    private final Fabric fabric;
+    private final Trace trace;
+    private final TruthLog truth;
+    private final Random random;
+    private final Wire wire;
+    private final Service service;
+    private final Host requester;
+    private final Host responder;
+    private final int requesterQpn;
+    private final int responderQpn;
+    private final int requesterPort;
+    private final int responderPort;
+    private final int pmtu;
+    private final int xrcSrq;
+    private final long rkey;
+    final TruthLog.ConnectionRecord record;
+
+    private int nextPsn;
+    private final int responderStartPsn;
+    // Responder state (IBTA 9.7.5): expected PSN, message sequence number, whether a sequence NAK is out.
+    private int expectedPsn;
+    private int msn;
+    private boolean nakSent;
+    private int ipIdRequester;
+    private int ipIdResponder;
+    private int commId;
+    private long transactionId;
+    private int gsiPsnRequester;
+    private int gsiPsnResponder;
+    private final TreeMap<Long, Packet> sentByOrder = new TreeMap<>();
+    private long sendOrder;
+    private final List<Msg> messages = new ArrayList<>();
+    private boolean inError;
+
+    Connection(Fabric fabric, Service service, Host requester, Host responder, int pmtu) {
+        if (pmtu != 256 && pmtu != 512 && pmtu != 1024 && pmtu != 2048 && pmtu != 4096) {
+            throw new IllegalArgumentException("path MTU must be 256..4096, a power of two");
+        }
+        this.fabric = fabric;
+        this.trace = fabric.trace;
+        this.truth = fabric.truth;
+        this.random = fabric.random;
+        this.wire = fabric.wire;
+        this.service = service;
+        this.requester = requester;
+        this.responder = responder;
+        this.pmtu = pmtu;
+        this.requesterQpn = fabric.newQpn();
+        this.responderQpn = fabric.newQpn();
+        this.requesterPort = 0xC000 + random.nextInt(0x4000);
+        this.responderPort = 0xC000 + random.nextInt(0x4000);
+        this.nextPsn = random.nextInt(1 << 24);
+        this.responderStartPsn = random.nextInt(1 << 24);
+        this.expectedPsn = nextPsn;
+        this.ipIdRequester = random.nextInt(0x10000);
+        this.ipIdResponder = random.nextInt(0x10000);
+        this.gsiPsnRequester = random.nextInt(1 << 24);
+        this.gsiPsnResponder = random.nextInt(1 << 24);
+        this.xrcSrq = service == Service.XRC ? 0x40 + random.nextInt(0x100) : 0;
+        this.rkey = 0x1000 + random.nextInt(0xF000);
+        this.record = truth.connection(service.name(), wire.encap().name().toLowerCase(java.util.Locale.ROOT));
+        this.record.pmtu = pmtu;
+        refreshEndpoints();
+    }
+
+    private void refreshEndpoints() {
+        boolean v2 = wire.encap().roceV2();
+        boolean eth = wire.encap().ethernet();
+        record.requester = new Truth.Endpoint(wire.address(requester), eth ? Fabric.macText(requester.mac()) : null,
+                requesterQpn, v2 ? requesterPort : null, nextPsn);
+        record.responder = new Truth.Endpoint(wire.address(responder), eth ? Fabric.macText(responder.mac()) : null,
+                responderQpn, v2 ? responderPort : null, responderStartPsn);
+    }
+
+    // ---- accessors for scenarios ------------------------------------------------------------------
+
+    public int id() {
+        return record.id;
+    }
+
+    public int nextPsn() {
+        return nextPsn;
+    }
+
+    public int expectedPsn() {
+        return expectedPsn;
+    }
+
+    public int pmtu() {
+        return pmtu;
+    }
+
+    /** Starts the requester at {@code psn} (before anything is posted), e.g. just below the 2^24 wrap. */
+    public Connection startPsn(int psn) {
+        if (!messages.isEmpty()) {
+            throw new IllegalStateException("start PSN must be set before the first message");
+        }
+        nextPsn = psn & Psn.MASK;
+        expectedPsn = nextPsn;
+        refreshEndpoints();
+        return this;
+    }
+
+    // ---- connection management (IBTA Vol. 1 ch. 12) -------------------------------------------------
+
+    /** {@link #establish(int, int)} with librdmacm's defaults: 7 retries, 7 RNR retries (infinite). */
+    public Connection establish() {
+        return establish(7, 7);
+    }
+
+    /**
+     * REQ, REP, RTU over the GSI (QP1): both QPNs and starting PSNs announced, path MTU, local ACK
+     * timeout 18 (1.07 s), and the retry counts agreed.
+     */
+    public Connection establish(int retryCount, int rnrRetryCount) {
+        int activeCommId = random.nextInt();
+        int passiveCommId = random.nextInt();
+        commId = activeCommId;
+        transactionId = (random.nextLong() & 0xFFFFFFFFL) << 32;
+        record.setup = "cm";
+        int req = gsi(requester, responder, CmMad.req(new CmMad.Request(transactionId, activeCommId, requesterQpn,
+                nextPsn, CmMad.mtuCode(pmtu), 16, 16, 18, retryCount, rnrRetryCount, requester.gid(), responder.gid(),
+                0x4a00 + record.id, requester.ipv4(), responder.ipv4(), requester.caGuid())));
+        transition(req, "req");
+        trace.pause(20_000 + random.nextInt(30_000)); // the passive side's rdma_accept
+        int rep = gsi(responder, requester, CmMad.rep(transactionId, passiveCommId, activeCommId, responderQpn,
+                responderStartPsn, 16, 16, rnrRetryCount, responder.caGuid()));
+        transition(rep, "rep");
+        trace.pause(5_000 + random.nextInt(10_000));
+        int rtu = gsi(requester, responder, CmMad.rtu(transactionId, activeCommId, passiveCommId));
+        transition(rtu, "established");
+        this.passiveCommId = passiveCommId;
+        trace.idle();
+        return this;
+    }
+
+    private int passiveCommId;
+
+    /** REQ answered by REJ: the connection never exists (IBTA 12.6.7). */
+    public Connection rejected(int reason) {
+        int activeCommId = random.nextInt();
+        transactionId = (random.nextLong() & 0xFFFFFFFFL) << 32;
+        record.setup = "cm";
+        int req = gsi(requester, responder, CmMad.req(new CmMad.Request(transactionId, activeCommId, requesterQpn,
+                nextPsn, CmMad.mtuCode(pmtu), 16, 16, 18, 7, 7, requester.gid(), responder.gid(), 0x4a00 + record.id,
+                requester.ipv4(), responder.ipv4(), requester.caGuid())));
+        transition(req, "req");
+        trace.pause(10_000 + random.nextInt(10_000));
+        int rej = gsi(responder, requester, CmMad.rej(transactionId, random.nextInt(), activeCommId, reason));
+        transition(rej, "rejected");
+        truth.observe(Expected.CM_REJECT, rej, id(), null, Cm.REJ_REASON_NAMES.nameOf(reason));
+        return this;
+    }
+
+    /** DREQ from the requester, DREP from the responder (IBTA 12.6.10-11). */
+    public void disconnect() {
+        trace.idle();
+        int dreq = gsi(requester, responder, CmMad.dreq(transactionId + 1, commId, passiveCommId, responderQpn));
+        transition(dreq, "disconnecting");
+        trace.pause(8_000 + random.nextInt(8_000));
+        int drep = gsi(responder, requester, CmMad.drep(transactionId + 1, passiveCommId, commId));
+        transition(drep, "closed");
+    }
+
+    private int gsi(Host from, Host to, byte[] mad) {
+        // Each side's QP1 numbers its own packets.
+        int psn = from == requester ? gsiPsnRequester++ : gsiPsnResponder++;
+        RocePacket p = wire.packet(from, to).gsiMad(mad).psn(psn & Psn.MASK);
+        if (wire.encap().roceV2()) {
+            p.udpSourcePort(from == requester ? requesterPort : responderPort);
+        }
+        trace.nextPacket(mad.length + 80);
+        return trace.add(withIpId(p, from == requester).build(), p.linkType());
+    }
+
+    void transition(int frame, String state) {
+        record.lifecycle.add(new Truth.Transition(frame, state));
+        truth.observe(Expected.QP_STATE, frame, id(), null, state);
+    }
+
+    // ---- posting messages (requester) ---------------------------------------------------------------
+
+    public Msg send(int bytes) {
+        return postSendOrWrite("SEND", bytes, null, null, false);
+    }
+
+    public Msg sendWithImmediate(int bytes, long immediate) {
+        return postSendOrWrite("SEND_WITH_IMMEDIATE", bytes, immediate, null, false);
+    }
+
+    public Msg sendWithInvalidate(int bytes, long rkeyToInvalidate) {
+        return postSendOrWrite("SEND_WITH_INVALIDATE", bytes, null, rkeyToInvalidate, false);
+    }
+
+    public Msg write(int bytes) {
+        return postSendOrWrite("WRITE", bytes, null, null, true);
+    }
+
+    public Msg writeWithImmediate(int bytes, long immediate) {
+        return postSendOrWrite("WRITE_WITH_IMMEDIATE", bytes, immediate, null, true);
+    }
+
+    /**
+     * A WRITE whose packets carry exactly {@code sizes} payload bytes and whose RETH says
+     * {@code dmaLength}: for the length-violation scenarios.
+     */
+    public Msg writeSized(long dmaLength, int... sizes) {
+        return post("WRITE", sizes, dmaLength, null, null, true);
+    }
+
+    private Msg postSendOrWrite(String kind, int bytes, Long immediate, Long invalidate, boolean write) {
+        int packets = Math.max(1, (bytes + pmtu - 1) / pmtu);
+        int[] sizes = new int[packets];
+        for (int i = 0; i < packets; i++) {
+            sizes[i] = i < packets - 1 ? pmtu : bytes - (packets - 1) * pmtu;
+        }
+        return post(kind, sizes, bytes, immediate, invalidate, write);
+    }
+
+    private Msg post(String kind, int[] sizes, long dmaLength, Long immediate, Long invalidate, boolean write) {
+        requireRequests();
+        long total = 0;
+        for (int s : sizes) {
+            total += s;
+        }
+        int first = nextPsn;
+        int span = sizes.length;
+        TruthLog.MessageRecord rec = truth.message(id(), kind, first, Psn.add(first, span - 1), total);
+        rec.immediate = immediate;
+        rec.invalidatedRkey = invalidate;
+        Msg m = new Msg(kind, first, span, total, rec, false);
+        long va = 0x7f3a00000000L + (long) random.nextInt(1 << 20) * 4096;
+        for (int i = 0; i < sizes.length; i++) {
+            boolean firstPacket = i == 0;
+            boolean lastPacket = i == sizes.length - 1;
+            int op = write ? writeOpcode(firstPacket, lastPacket, immediate != null)
+                    : sendOpcode(firstPacket, lastPacket, immediate != null, invalidate != null);
+            RocePacket p = request(op, Psn.add(first, i)).ackReq(lastPacket && service != Service.UC)
+                    .payload(fabric.payload(sizes[i]));
+            if (write && firstPacket) {
+                p.set(InfiniBand.RETH_VA, va).set(InfiniBand.RETH_R_KEY, rkey).set(InfiniBand.RETH_DMALEN, dmaLength);
+            }
+            if (lastPacket && immediate != null) {
+                p.immediate(immediate);
+            }
+            if (lastPacket && invalidate != null) {
+                p.invalidateRkey(invalidate);
+            }
+            m.packets.add(new Packet(m, i, Psn.add(first, i), p, lastPacket));
+        }
+        nextPsn = Psn.add(first, span);
+        messages.add(m);
+        return m;
+    }
+
+    /** An RDMA READ of {@code bytes}: one request, max(1, ceil(bytes/PMTU)) response PSNs (R1.3). */
+    public Msg read(int bytes) {
+        requireRequests();
+        if (service == Service.UC) {
+            throw new IllegalStateException("UC has no RDMA READ");
+        }
+        int span = Math.max(1, (bytes + pmtu - 1) / pmtu);
+        int first = nextPsn;
+        TruthLog.MessageRecord rec = truth.message(id(), "READ", first, Psn.add(first, span - 1), bytes);
+        Msg m = new Msg("READ", first, span, bytes, rec, true);
+        RocePacket p = request(0x0C, first).ackReq(true)
+                .set(InfiniBand.RETH_VA, 0x7f3b00000000L + (long) random.nextInt(1 << 20) * 4096)
+                .set(InfiniBand.RETH_R_KEY, rkey).set(InfiniBand.RETH_DMALEN, bytes);
+        m.packets.add(new Packet(m, 0, first, p, true));
+        nextPsn = Psn.add(first, span);
+        messages.add(m);
+        return m;
+    }
+
+    public Msg compareSwap(long compare, long swap) {
+        return atomic("COMPARE_SWAP", 0x13, p -> p.set(InfiniBand.ATOMICETH_CMPDT, compare)
+                .set(InfiniBand.ATOMICETH_SWAPDT, swap), 8);
+    }
+
+    public Msg fetchAdd(long add) {
+        return atomic("FETCH_ADD", 0x14, p -> p.set(InfiniBand.ATOMICETH_SWAPDT, add), 8);
+    }
+
+    /** FLUSH (IBTA 1.5 Annex A19): persistence of {@code bytes} at the target, FETH selectivity 1 (region). */
+    public Msg flush(int bytes) {
+        return atomic("FLUSH", 0x1C, p -> p.set(InfiniBand.FETH_SEL, 1).set(InfiniBand.FETH_PLT, 1)
+                .set(InfiniBand.RETH_VA, 0x7f3c00000000L).set(InfiniBand.RETH_R_KEY, rkey)
+                .set(InfiniBand.RETH_DMALEN, bytes), bytes);
+    }
+
+    /** ATOMIC WRITE (IBTA 1.5): eight bytes written atomically, carried as payload after the RETH. */
+    public Msg atomicWrite(long value) {
+        byte[] data = new byte[8];
+        for (int i = 0; i < 8; i++) {
+            data[i] = (byte) (value >>> (56 - 8 * i));
+        }
+        return atomic("ATOMIC_WRITE", 0x1D, p -> p.set(InfiniBand.RETH_VA, 0x7f3d00000000L)
+                .set(InfiniBand.RETH_R_KEY, rkey).set(InfiniBand.RETH_DMALEN, 8).payload(data), 8);
+    }
+
+    private Msg atomic(String kind, int op, Consumer<RocePacket> fields, long bytes) {
+        requireRequests();
+        if (service == Service.UC) {
+            throw new IllegalStateException("UC has no atomics");
+        }
+        int psn = nextPsn;
+        TruthLog.MessageRecord rec = truth.message(id(), kind, psn, psn, bytes);
+        Msg m = new Msg(kind, psn, 1, bytes, rec, true);
+        RocePacket p = request(op, psn).ackReq(true);
+        if (op == 0x13 || op == 0x14) {
+            p.set(InfiniBand.ATOMICETH_VA, 0x7f3e00000000L + random.nextInt(1 << 16) * 8L)
+                    .set(InfiniBand.ATOMICETH_R_KEY, rkey);
+        }
+        fields.accept(p);
+        m.packets.add(new Packet(m, 0, psn, p, true));
+        nextPsn = Psn.add(psn, 1);
+        messages.add(m);
+        return m;
+    }
+
+    /** A lone request packet with any opcode at the next PSN, outside any message: opcode-sequence violations. */
+    public Packet stray(int rcOpcode, int payloadBytes) {
+        requireRequests();
+        int psn = nextPsn;
+        Msg m = new Msg("STRAY", psn, 1, payloadBytes, null, false);
+        Packet p = new Packet(m, 0, psn, request(rcOpcode, psn).payload(fabric.payload(payloadBytes)), false);
+        m.packets.add(p);
+        nextPsn = Psn.add(psn, 1);
+        return p;
+    }
+
+    private RocePacket request(int rcOpcode, int psn) {
+        RocePacket p = wire.packet(requester, responder).opcode(service.bits | rcOpcode).destQp(responderQpn).psn(psn);
+        if (wire.encap().roceV2()) {
+            p.udpSourcePort(requesterPort);
+        }
+        if (service == Service.XRC) {
+            p.set(InfiniBand.XRCETH_XRCSRQ, xrcSrq);
+        }
+        return p;
+    }
+
+    private static int sendOpcode(boolean first, boolean last, boolean imm, boolean inv) {
+        if (first && last) {
+            return imm ? 0x05 : inv ? 0x17 : 0x04;
+        }
+        if (first) {
+            return 0x00;
+        }
+        if (!last) {
+            return 0x01;
+        }
+        return imm ? 0x03 : inv ? 0x16 : 0x02;
+    }
+
+    private static int writeOpcode(boolean first, boolean last, boolean imm) {
+        if (first && last) {
+            return imm ? 0x0B : 0x0A;
+        }
+        if (first) {
+            return 0x06;
+        }
+        return last ? (imm ? 0x09 : 0x08) : 0x07;
+    }
+
+    private void requireRequests() {
+        if (inError) {
+            throw new IllegalStateException("connection " + id() + " is in the error state: it sends nothing more");
+        }
+    }
+
+    // ---- transmitting (requester → responder) -------------------------------------------------------
+
+    /** Transmits every packet of {@code m}, all delivered; returns their frame numbers. */
+    public int[] transmit(Msg m) {
+        return transmit(m, i -> Fate.DELIVERED);
+    }
+
+    /** Transmits every packet of {@code m} with the fate {@code fates} gives its index; -1 for uncaptured ones. */
+    public int[] transmit(Msg m, java.util.function.IntFunction<Fate> fates) {
+        int[] frames = new int[m.packets.size()];
+        for (int i = 0; i < frames.length; i++) {
+            frames[i] = transmit(m.packets.get(i), fates.apply(i), null);
+        }
+        return frames;
+    }
+
+    /**
+     * Transmits one packet (first time or again). {@code tweak}, when given, changes this emission
+     * only (a corrupt ICRC, a lying pad count) on a copy of the template. Returns the frame number,
+     * or -1 when the capture does not hold it.
+     */
+    public int transmit(Packet p, Fate fate, Consumer<RocePacket> tweak) {
+        if (!sentByOrder.containsValue(p)) {
+            sentByOrder.put(sendOrder++, p);
+        }
+        RocePacket template = p.template;
+        if (tweak != null) {
+            template = copy(p);
+            tweak.accept(template);
+        }
+        byte[] bytes = withIpId(template, true).build();
+        trace.nextPacket(bytes.length);
+        int frame = -1;
+        if (fate == Fate.DELIVERED || fate == Fate.LOST_AFTER_CAPTURE || fate == Fate.REFUSED) {
+            frame = trace.add(bytes, template.linkType());
+            if (p.message.record != null) {
+                p.message.record.requestFrames.add(frame);
+            }
+        }
+        lastDelivery = fate == Fate.DELIVERED || fate == Fate.NOT_CAPTURED ? deliver(p) : Delivery.NOT_RECEIVED;
+        return frame;
+    }
+
+    private Delivery lastDelivery;
+
+    /** What the responder made of the packet last transmitted. */
+    public Delivery lastDelivery() {
+        return lastDelivery;
+    }
+
+    /**
+     * Transmits {@code p}, delivered, but the capture keeps only its first {@code keep} bytes (a
+     * snap length): the analyzer sees the headers, not the payload or ICRC.
+     */
+    public int transmitTruncated(Packet p, int keep) {
+        if (!sentByOrder.containsValue(p)) {
+            sentByOrder.put(sendOrder++, p);
+        }
+        byte[] bytes = withIpId(p.template, true).build();
+        trace.nextPacket(bytes.length);
+        int frame = trace.addTruncated(bytes, keep, p.template.linkType());
+        p.message.record.requestFrames.add(frame);
+        truth.observe(Expected.TRUNCATED_FRAME, frame, id(), p.psn, keep + " of " + bytes.length + " bytes captured");
+        lastDelivery = deliver(p);
+        return frame;
+    }
+
+    /** Re-emits exactly the bytes of frame {@code frame} a moment later: a fabric or mirror duplicate. */
+    public int duplicate(Packet p, int frame) {
+        byte[] bytes = trace.frames().get(frame - 1).bytes();
+        trace.pause(200 + random.nextInt(800));
+        int copy = trace.add(bytes, p.template.linkType());
+        if (p.message.record != null) {
+            p.message.record.requestFrames.add(copy);
+        }
+        truth.observe(Expected.DUPLICATE, copy, id(), p.psn, "copy of frame " + frame);
+        deliver(p);
+        return copy;
+    }
+
+    /**
+     * Go-back-N (IBTA 9.7.4.1.5; rc-transport-rules R3.3): resends every packet already sent from
+     * {@code fromPsn} through the newest, in PSN order. Each resent frame is a retransmission.
+     */
+    public List<Integer> goBackN(int fromPsn, String why) {
+        List<Integer> frames = new ArrayList<>();
+        List<Packet> run = new ArrayList<>();
+        for (Packet p : sentByOrder.values()) {
+            if (Psn.diff(p.psn, fromPsn) >= 0 && !run.contains(p)) {
+                run.add(p);
+            }
+        }
+        run.sort((a, b) -> Psn.diff(a.psn, b.psn));
+        for (Packet p : run) {
+            int f = transmit(p, Fate.DELIVERED, null);
+            truth.observe(Expected.RETRANSMISSION, f, id(), p.psn, why);
+            frames.add(f);
+        }
+        return frames;
+    }
+
+    /** The responder's PSN check and state update for one received request packet. */
+    private Delivery deliver(Packet p) {
+        int d = Psn.diff(p.psn, expectedPsn);
+        if (d != 0 && service == Service.UC && p.index == 0) {
+            expectedPsn = p.psn; // UC resynchronises on any FIRST or ONLY (IBTA 9.8.3; rxe check_psn)
+            d = 0;
+        }
+        if (d > 0) {
+            return Delivery.OUT_OF_SEQUENCE;
+        }
+        if (d < 0) {
+            return Delivery.DUPLICATE;
+        }
+        Msg m = p.message;
+        expectedPsn = Psn.add(expectedPsn, m.readOrAtomic ? m.psnSpan : 1);
+        nakSent = false;
+        // MSN counts completed messages: at a SEND/WRITE's last packet, a READ or atomic when accepted (C9-148).
+        if (p.last || m.readOrAtomic) {
+            msn = Psn.add(msn, 1);
+            m.acceptedMsn = msn;
+        }
+        return Delivery.ACCEPTED;
+    }
+
+    // ---- responder → requester ------------------------------------------------------------------------
+
+    private RocePacket response(int rcOpcode, int psn) {
+        RocePacket p = wire.packet(responder, requester).opcode(service.bits | rcOpcode).destQp(requesterQpn).psn(psn);
+        if (wire.encap().roceV2()) {
+            p.udpSourcePort(responderPort);
+        }
+        return p;
+    }
+
+    private int emitResponse(RocePacket p) {
+        byte[] bytes = withIpId(p, false).build();
+        trace.nextPacket(bytes.length);
+        return trace.add(bytes, p.linkType());
+    }
+
+    /** A cumulative ACK of everything accepted so far (PSN = expected − 1), after a turnaround. */
+    public int ack() {
+        return ack(Psn.add(expectedPsn, -1));
+    }
+
+    /**
+     * An ACK with this PSN and the current MSN. Completes every SEND/WRITE whose last PSN it covers
+     * (R3.2); READs and atomics wait for their own responses.
+     */
+    public int ack(int psn) {
+        requireReliable();
+        trace.turnaround();
+        int frame = emitResponse(response(0x11, psn).set(InfiniBand.AETH_SYNDROME, 0x1F)
+                .set(InfiniBand.AETH_MSN, msn));
+        int completed = completeThrough(psn, frame);
+        if (completed > 1) {
+            truth.observe(Expected.COALESCED_ACK, frame, id(), psn, completed + " messages");
+        }
+        return frame;
+    }
+
+    private int completeThrough(int psn, int frame) {
+        int completed = 0;
+        for (Msg m : messages) {
+            if (!m.readOrAtomic && "incomplete".equals(m.record.status) && Psn.diff(m.lastPsn(), psn) <= 0
+                    && !m.record.requestFrames.isEmpty()) {
+                complete(m, frame, "completed");
+                completed++;
+            }
+        }
+        return completed;
+    }
+
+    private void complete(Msg m, int frame, String status) {
+        m.record.status = status;
+        m.record.completionFrame = frame;
+        if (!m.record.requestFrames.isEmpty()) {
+            m.record.latencyNanos = trace.timeOf(frame) - trace.timeOf(m.record.requestFrames.get(0));
+        }
+    }
+
+    /** NAK PSN sequence error at the expected PSN, once until it is received (R2.1). */
+    public int nakSequenceError() {
+        requireReliable();
+        if (nakSent) {
+            throw new IllegalStateException("a responder sends one sequence NAK until the expected PSN arrives");
+        }
+        trace.turnaround();
+        int frame = emitResponse(response(0x11, expectedPsn).set(InfiniBand.AETH_SYNDROME, 0x60)
+                .set(InfiniBand.AETH_MSN, msn));
+        nakSent = true;
+        completeThrough(Psn.add(expectedPsn, -1), frame);
+        truth.observe(Expected.NAK_SEQUENCE_ERROR, frame, id(), expectedPsn, null);
+        return frame;
+    }
+
+    /** RNR NAK for the packet at the expected PSN, with an RNR timer code (IBTA 9.7.5.2.8). */
+    public int rnrNak(int timerCode) {
+        requireReliable();
+        trace.turnaround();
+        int frame = emitResponse(response(0x11, expectedPsn).set(InfiniBand.AETH_SYNDROME, 0x20 | timerCode)
+                .set(InfiniBand.AETH_MSN, msn));
+        truth.observe(Expected.RNR_NAK, frame, id(), expectedPsn, "timer code " + timerCode);
+        return frame;
+    }
+
+    /**
+     * A fatal NAK (invalid request 1, remote access error 2, remote operational error 3) for the
+     * packet at the expected PSN: the message holding it fails and both QPs go to the error state (R2.4).
+     */
+    public int fatalNak(int code, Msg failed) {
+        requireReliable();
+        Expected kind = switch (code) {
+            case 1 -> Expected.NAK_INVALID_REQUEST;
+            case 2 -> Expected.NAK_REMOTE_ACCESS_ERROR;
+            case 3 -> Expected.NAK_REMOTE_OPERATIONAL_ERROR;
+            default -> throw new IllegalArgumentException("fatal NAK codes are 1..3");
+        };
+        trace.turnaround();
+        int psn = expectedPsn;
+        int frame = emitResponse(response(0x11, psn).set(InfiniBand.AETH_SYNDROME, 0x60 | code)
+                .set(InfiniBand.AETH_MSN, msn));
+        completeThrough(Psn.add(psn, -1), frame);
+        truth.observe(kind, frame, id(), psn, null);
+        if (failed != null && failed.record != null) {
+            complete(failed, frame, "failed");
+        }
+        transition(frame, "error");
+        inError = true;
+        return frame;
+    }
+
+    /** READ responses for {@code m} (R2.5, section 4): FIRST/MIDDLE/LAST or ONLY, AETH on FIRST/LAST/ONLY. */
+    public int[] respondRead(Msg m) {
+        requireReliable();
+        trace.turnaround();
+        int[] frames = new int[m.psnSpan];
+        long remaining = m.bytes;
+        for (int i = 0; i < m.psnSpan; i++) {
+            int size = (int) Math.min(pmtu, remaining);
+            remaining -= size;
+            int op = m.psnSpan == 1 ? 0x10 : i == 0 ? 0x0D : i == m.psnSpan - 1 ? 0x0F : 0x0E;
+            RocePacket p = response(op, Psn.add(m.firstPsn, i)).payload(fabric.payload(size));
+            if (op != 0x0E) {
+                p.set(InfiniBand.AETH_SYNDROME, 0x1F).set(InfiniBand.AETH_MSN, msnAt(m));
+            }
+            frames[i] = emitResponse(p);
+            m.record.responseFrames.add(frames[i]);
+            if (i == 0) {
+                completeThrough(Psn.add(m.firstPsn, -1), frames[i]); // a READ response implies an ACK (R3.2)
+            }
+        }
+        complete(m, frames[frames.length - 1], "completed");
+        return frames;
+    }
+
+    /** ATOMIC ACKNOWLEDGE with the value the target held before (IBTA 9.4.5). */
+    public int atomicAck(Msg m, long original) {
+        requireReliable();
+        trace.turnaround();
+        int frame = emitResponse(response(0x12, m.firstPsn).set(InfiniBand.AETH_SYNDROME, 0x1F)
+                .set(InfiniBand.AETH_MSN, msnAt(m)).set(InfiniBand.ATOMICACKETH_ORIGREMDT, original));
+        m.record.responseFrames.add(frame);
+        completeThrough(Psn.add(m.firstPsn, -1), frame);
+        complete(m, frame, "completed");
+        return frame;
+    }
+
+    /** FLUSH and ATOMIC WRITE are answered by a zero-length READ RESPONSE ONLY (rxe; rc-transport-rules §0). */
+    public int zeroLengthReadResponse(Msg m) {
+        requireReliable();
+        trace.turnaround();
+        int frame = emitResponse(response(0x10, m.firstPsn).set(InfiniBand.AETH_SYNDROME, 0x1F)
+                .set(InfiniBand.AETH_MSN, msnAt(m)));
+        m.record.responseFrames.add(frame);
+        completeThrough(Psn.add(m.firstPsn, -1), frame);
+        complete(m, frame, "completed");
+        return frame;
+    }
+
+    /** A READ RESPONSE ONLY that answers no READ: the unmatched-response violation. */
+    public int unsolicitedReadResponse(int psn, int bytes) {
+        trace.turnaround();
+        int frame = emitResponse(response(0x10, psn).payload(fabric.payload(bytes))
+                .set(InfiniBand.AETH_SYNDROME, 0x1F).set(InfiniBand.AETH_MSN, msn));
+        truth.observe(Expected.UNMATCHED_READ_RESPONSE, frame, id(), psn, null);
+        return frame;
+    }
+
+    private static int msnAt(Msg m) {
+        return m.acceptedMsn;
+    }
+
+    /** A CNP from the responder's NIC to the requester QP, answering CE-marked data (Annex A17.9.3). */
+    public int cnpToRequester() {
+        RocePacket p = wire.packet(responder, requester).opcode(0x81).destQp(requesterQpn).psn(0).becn(true)
+                .dscp(48).ecn(Wire.ECT0);
+        if (wire.encap().roceV2()) {
+            p.udpSourcePort(0); // as the ConnectX-4 Lx vector in icrc-vectors.md
+        }
+        trace.pause(1_000 + random.nextInt(1_000));
+        int frame = emitResponse(p);
+        truth.observe(Expected.CNP, frame, id(), null, "to requester QP 0x" + Integer.toHexString(requesterQpn));
+        return frame;
+    }
+
+    /**
+     * The requester gives up on {@code m} after its last retry (RETRY_EXC_ERR or RNR_RETRY_EXC_ERR,
+     * R3.4/R3.6): nothing shows on the wire but silence, so the finding points at the last attempt.
+     */
+    public void gaveUp(Msg m, Expected why, int lastAttemptFrame) {
+        truth.observe(why, lastAttemptFrame, id(), m.firstPsn, m.kind);
+        m.record.status = "failed";
+        transition(lastAttemptFrame, "error");
+        inError = true;
+    }
+
+    /** Marks a message as never completed (the capture ends, or its QP died first). */
+    public void incomplete(Msg m, Integer frame) {
+        truth.observe(Expected.MESSAGE_INCOMPLETE, frame, id(), m.firstPsn, m.kind);
+    }
+
+    /** UC: the responder silently dropped {@code m} because a packet of it never arrived (IBTA 9.8.3). */
+    public void ucDropped(Msg m, int detectedAt) {
+        m.record.status = "dropped";
+        truth.observe(Expected.UC_MESSAGE_DROPPED, detectedAt, id(), m.firstPsn, null);
+    }
+
+    /** UC has no acknowledgements: a fully delivered UC message is complete when its last packet is. */
+    public void ucDelivered(Msg m) {
+        List<Integer> frames = m.record.requestFrames;
+        complete(m, frames.get(frames.size() - 1), "completed");
+    }
+
+    private void requireReliable() {
+        if (service == Service.UC) {
+            throw new IllegalStateException("UC has no acknowledgements (IBTA 9.8)");
+        }
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------------
+
+    private RocePacket withIpId(RocePacket p, boolean fromRequester) {
+        if (wire.encap() == Wire.Encap.ROCE_V2_IPV4) {
+            p.ipId(fromRequester ? ipIdRequester++ & 0xFFFF : ipIdResponder++ & 0xFFFF);
+        }
+        return p;
+    }
+
+    /** A template copy for a one-off emission: rebuilt from the same recipe rather than shared. */
+    private RocePacket copy(Packet p) {
+        return p.template.copy();
+    }
+}

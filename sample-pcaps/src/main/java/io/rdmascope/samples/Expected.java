@@ -1,0 +1,74 @@
+package io.rdmascope.samples;
+
+/**
+ * What the replay engine must observe in a scenario, and the conformance rule (if any) each
+ * observation raises. The rule ids are the contract with the rules catalog (issue 5): a finding
+ * in a truth file names one of these ids, with its default severity.
+ */
+public enum Expected {
+    // ---- transport behaviour, IBTA Vol. 1 ch. 9 ----
+    PACKET_LOST("packet_lost", "IB-RC-PSN-001", Severity.WARNING),
+    DUPLICATE("duplicate", "IB-RC-PSN-002", Severity.WARNING),
+    RETRANSMISSION("retransmission", "IB-RC-PSN-003", Severity.WARNING),
+    NAK_SEQUENCE_ERROR("nak_sequence_error", "IB-RC-NAK-001", Severity.WARNING),
+    NAK_INVALID_REQUEST("nak_invalid_request", "IB-RC-NAK-002", Severity.ERROR),
+    NAK_REMOTE_ACCESS_ERROR("nak_remote_access_error", "IB-RC-NAK-003", Severity.ERROR),
+    NAK_REMOTE_OPERATIONAL_ERROR("nak_remote_operational_error", "IB-RC-NAK-004", Severity.ERROR),
+    RNR_NAK("rnr_nak", "IB-RC-RNR-001", Severity.WARNING),
+    RNR_RETRY_EXHAUSTED("rnr_retry_exhausted", "IB-RC-RNR-002", Severity.ERROR),
+    ACK_TIMEOUT("ack_timeout", "IB-RC-TIMEOUT-001", Severity.WARNING),
+    RETRY_EXHAUSTED("retry_exhausted", "IB-RC-TIMEOUT-002", Severity.ERROR),
+    MESSAGE_INCOMPLETE("message_incomplete", "IB-RC-MSG-001", Severity.WARNING),
+    UC_MESSAGE_DROPPED("uc_message_dropped", "IB-UC-001", Severity.WARNING),
+    ECN_CE("ecn_ce", "IB-CC-001", Severity.NOTE),
+    CNP("cnp", "IB-CC-002", Severity.NOTE),
+    CM_REJECT("cm_reject", "IB-CM-001", Severity.NOTE),
+    // ---- protocol violations ----
+    BAD_ICRC("bad_icrc", "IB-ICRC-001", Severity.ERROR),
+    BAD_VCRC("bad_vcrc", "IB-VCRC-001", Severity.ERROR),
+    MISSING_FIRST("missing_first", "IB-RC-OPSEQ-001", Severity.ERROR),
+    MISSING_LAST("missing_last", "IB-RC-OPSEQ-002", Severity.ERROR),
+    PAYLOAD_OVER_PMTU("payload_over_pmtu", "IB-LEN-001", Severity.ERROR),
+    SHORT_NON_FINAL_PACKET("short_non_final_packet", "IB-LEN-002", Severity.ERROR),
+    DMA_LENGTH_MISMATCH("dma_length_mismatch", "IB-LEN-003", Severity.ERROR),
+    WRONG_PAD_COUNT("wrong_pad_count", "IB-LEN-004", Severity.ERROR),
+    UNMATCHED_READ_RESPONSE("unmatched_read_response", "IB-RC-MATCH-001", Severity.ERROR),
+    ACK_OF_UNSENT_PSN("ack_of_unsent_psn", "IB-RC-MATCH-002", Severity.ERROR),
+    TRUNCATED_FRAME("truncated_frame", "IB-CAP-001", Severity.WARNING),
+    // ---- observations without a finding ----
+    COALESCED_ACK("coalesced_ack", null, null),
+    PSN_WRAP("psn_wrap", null, null),
+    QP_STATE("qp_state", null, null);
+
+    public enum Severity {
+        ERROR, WARNING, NOTE;
+
+        public String id() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    private final String id;
+    private final String rule;
+    private final Severity severity;
+
+    Expected(String id, String rule, Severity severity) {
+        this.id = id;
+        this.rule = rule;
+        this.severity = severity;
+    }
+
+    /** The observation kind as truth files spell it. */
+    public String id() {
+        return id;
+    }
+
+    /** The rule this observation raises, or null when it raises none. */
+    public String rule() {
+        return rule;
+    }
+
+    public Severity severity() {
+        return severity;
+    }
+}
