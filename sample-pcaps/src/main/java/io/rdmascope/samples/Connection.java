@@ -113,9 +113,6 @@ public final class Connection {
             return packets.size();
         }
 
-        public int id() {
-            return record.id;
-        }
     }
 
     private final Fabric fabric;
@@ -305,11 +302,11 @@ public final class Connection {
     }
 
     public Msg sendWithImmediate(int bytes, long immediate) {
-        return postSendOrWrite("SEND_WITH_IMMEDIATE", bytes, immediate, null, false);
+        return postSendOrWrite("SEND_WITH_IMM", bytes, immediate, null, false);
     }
 
     public Msg sendWithInvalidate(int bytes, long rkeyToInvalidate) {
-        return postSendOrWrite("SEND_WITH_INVALIDATE", bytes, null, rkeyToInvalidate, false);
+        return postSendOrWrite("SEND_WITH_INV", bytes, null, rkeyToInvalidate, false);
     }
 
     public Msg write(int bytes) {
@@ -317,7 +314,7 @@ public final class Connection {
     }
 
     public Msg writeWithImmediate(int bytes, long immediate) {
-        return postSendOrWrite("WRITE_WITH_IMMEDIATE", bytes, immediate, null, true);
+        return postSendOrWrite("WRITE_WITH_IMM", bytes, immediate, null, true);
     }
 
     /**
@@ -381,7 +378,8 @@ public final class Connection {
         }
         int span = Math.max(1, (bytes + pmtu - 1) / pmtu);
         int first = nextPsn;
-        TruthLog.MessageRecord rec = truth.message(id(), "READ", first, Psn.add(first, span - 1), bytes);
+        // A READ's bytes are what comes back (messages --json contract): counted as responses arrive.
+        TruthLog.MessageRecord rec = truth.message(id(), "READ", first, Psn.add(first, span - 1), 0);
         Msg m = new Msg("READ", first, span, bytes, rec, true);
         RocePacket p = request(0x0C, first).ackReq(true)
                 .set(InfiniBand.RETH_VA, 0x7f3b00000000L + (long) random.nextInt(1 << 20) * 4096)
@@ -525,7 +523,7 @@ public final class Connection {
         if (fate == Fate.DELIVERED || fate == Fate.LOST_AFTER_CAPTURE || fate == Fate.REFUSED) {
             frame = trace.add(bytes, template.linkType());
             if (p.message.record != null) {
-                p.message.record.requestFrames.add(frame);
+                p.message.record.frames.add(frame);
             }
         }
         lastDelivery = fate == Fate.DELIVERED || fate == Fate.NOT_CAPTURED ? deliver(p) : Delivery.NOT_RECEIVED;
@@ -550,7 +548,7 @@ public final class Connection {
         byte[] bytes = withIpId(p.template, true).build();
         trace.nextPacket(bytes.length);
         int frame = trace.addTruncated(bytes, keep, p.template.linkType());
-        p.message.record.requestFrames.add(frame);
+        p.message.record.frames.add(frame);
         truth.observe(Expected.TRUNCATED_FRAME, frame, id(), p.psn, keep + " of " + bytes.length + " bytes captured");
         lastDelivery = deliver(p);
         return frame;
@@ -562,7 +560,7 @@ public final class Connection {
         trace.pause(200 + random.nextInt(800));
         int copy = trace.add(bytes, p.template.linkType());
         if (p.message.record != null) {
-            p.message.record.requestFrames.add(copy);
+            p.message.record.frames.add(copy);
         }
         truth.observe(Expected.DUPLICATE, copy, id(), p.psn, "copy of frame " + frame);
         deliver(p);
@@ -655,7 +653,7 @@ public final class Connection {
         int completed = 0;
         for (Msg m : messages) {
             if (!m.readOrAtomic && "incomplete".equals(m.record.status) && Psn.diff(m.lastPsn(), psn) <= 0
-                    && !m.record.requestFrames.isEmpty()) {
+                    && !m.record.frames.isEmpty()) {
                 complete(m, frame, "completed");
                 completed++;
             }
@@ -666,8 +664,8 @@ public final class Connection {
     private void complete(Msg m, int frame, String status) {
         m.record.status = status;
         m.record.completionFrame = frame;
-        if (!m.record.requestFrames.isEmpty()) {
-            m.record.latencyNanos = trace.timeOf(frame) - trace.timeOf(m.record.requestFrames.get(0));
+        if (!m.record.frames.isEmpty()) {
+            m.record.latencyNanos = trace.timeOf(frame) - trace.timeOf(m.record.frames.get(0));
         }
     }
 
@@ -738,6 +736,7 @@ public final class Connection {
             }
             frames[i] = emitResponse(p);
             m.record.responseFrames.add(frames[i]);
+            m.record.bytes += size;
             if (i == 0) {
                 completeThrough(Psn.add(m.firstPsn, -1), frames[i]); // a READ response implies an ACK (R3.2)
             }
@@ -820,7 +819,7 @@ public final class Connection {
 
     /** UC has no acknowledgements: a fully delivered UC message is complete when its last packet is. */
     public void ucDelivered(Msg m) {
-        List<Integer> frames = m.record.requestFrames;
+        List<Integer> frames = m.record.frames;
         complete(m, frames.get(frames.size() - 1), "completed");
     }
 

@@ -53,14 +53,17 @@ public final class Datagrams {
         if (fabric.wire.encap().roceV2()) {
             p.udpSourcePort(udpPort);
         }
-        TruthLog.MessageRecord m = fabric.truth.message(record.id, immediate == null ? "SEND" : "SEND_WITH_IMMEDIATE",
+        TruthLog.MessageRecord m = fabric.truth.message(record.id, immediate == null ? "SEND" : "SEND_WITH_IMM",
                 psn, psn, bytes);
         m.immediate = immediate;
         byte[] frame = p.build();
         fabric.trace.nextPacket(frame.length);
         int number = fabric.trace.add(frame, p.linkType());
-        m.requestFrames.add(number);
-        m.status = "unacknowledged"; // UD: nothing on the wire says whether it was received
+        m.frames.add(number);
+        // UD has no acknowledgement (IBTA 9.8.4): a datagram is complete once sent, as UC messages are.
+        m.status = "completed";
+        m.completionFrame = number;
+        m.latencyNanos = 0L;
         psn = Psn.add(psn, 1);
         return number;
     }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import io.rdmascope.capture.ErfWriter;
 import io.rdmascope.capture.PcapWriter;
 import io.rdmascope.capture.PcapngWriter;
@@ -81,9 +80,9 @@ public final class Scenarios {
                 fabric.trace.size());
     }
 
-    /** Truth as the committed files hold it: snake_case keys, two-space indent, LF line ends. */
+    /** Truth as the committed files hold it: camelCase keys (as messages --json), two-space indent, LF. */
     public static String toJson(Truth truth) throws IOException {
-        ObjectMapper mapper = new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
+        ObjectMapper mapper = new ObjectMapper();
         DefaultIndenter lf = new DefaultIndenter("  ", "\n");
         Separators separators = Separators.createDefaultInstance()
                 .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
@@ -95,8 +94,7 @@ public final class Scenarios {
 
     /** Reads a truth file back (tests of the replay engine compare against it). */
     public static Truth readTruth(Path file) throws IOException {
-        ObjectMapper mapper = new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
-        return mapper.readValue(file.toFile(), Truth.class);
+        return new ObjectMapper().readValue(file.toFile(), Truth.class);
     }
 
     private static void writeCapture(Path out, Format format, List<Trace.CapturedFrame> frames) throws IOException {

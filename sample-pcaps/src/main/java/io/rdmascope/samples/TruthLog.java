@@ -2,19 +2,20 @@ package io.rdmascope.samples;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Collects a scenario's truth while it plays; {@link #freeze} turns it into a {@link Truth}. */
 final class TruthLog {
     private final List<ConnectionRecord> connections = new ArrayList<>();
     private final List<MessageRecord> messages = new ArrayList<>();
-    private final List<Truth.Observation> observations = new ArrayList<>();
-    private final List<Truth.Finding> findings = new ArrayList<>();
+    private final List<ObservationRecord> observations = new ArrayList<>();
 
-    /** A connection's truth, filled in as it is set up and used. */
+    /** A connection's truth, filled in as it is set up and used; {@code id} is creation order. */
     static final class ConnectionRecord {
         final int id;
-        final String service;
+        final String transport;
         final String encapsulation;
         Truth.Endpoint requester;
         Truth.Endpoint responder;
@@ -22,22 +23,21 @@ final class TruthLog {
         String setup = "none";
         final List<Truth.Transition> lifecycle = new ArrayList<>();
 
-        ConnectionRecord(int id, String service, String encapsulation) {
+        ConnectionRecord(int id, String transport, String encapsulation) {
             this.id = id;
-            this.service = service;
+            this.transport = transport;
             this.encapsulation = encapsulation;
         }
     }
 
     /** A message's truth; frames are added as packets carrying it are captured. */
     static final class MessageRecord {
-        final int id;
         final int connection;
         final String kind;
         final int firstPsn;
         final int lastPsn;
-        final long bytes;
-        final List<Integer> requestFrames = new ArrayList<>();
+        long bytes;
+        final List<Integer> frames = new ArrayList<>();
         final List<Integer> responseFrames = new ArrayList<>();
         Integer completionFrame;
         String status = "incomplete";
@@ -45,8 +45,7 @@ final class TruthLog {
         Long immediate;
         Long invalidatedRkey;
 
-        MessageRecord(int id, int connection, String kind, int firstPsn, int lastPsn, long bytes) {
-            this.id = id;
+        MessageRecord(int connection, String kind, int firstPsn, int lastPsn, long bytes) {
             this.connection = connection;
             this.kind = kind;
             this.firstPsn = firstPsn;
@@ -55,37 +54,78 @@ final class TruthLog {
         }
     }
 
-    ConnectionRecord connection(String service, String encapsulation) {
-        ConnectionRecord c = new ConnectionRecord(connections.size() + 1, service, encapsulation);
+    private record ObservationRecord(Expected kind, Integer frame, Integer connection, Integer psn, String detail) {
+    }
+
+    ConnectionRecord connection(String transport, String encapsulation) {
+        ConnectionRecord c = new ConnectionRecord(connections.size() + 1, transport, encapsulation);
         connections.add(c);
         return c;
     }
 
     MessageRecord message(int connection, String kind, int firstPsn, int lastPsn, long bytes) {
-        MessageRecord m = new MessageRecord(messages.size() + 1, connection, kind, firstPsn, lastPsn, bytes);
+        MessageRecord m = new MessageRecord(connection, kind, firstPsn, lastPsn, bytes);
         messages.add(m);
         return m;
     }
 
-    /** Records an observation and, when its kind raises a rule, the finding. */
+    /** Records an observation; its finding, when its kind raises a rule, is derived at {@link #freeze}. */
     void observe(Expected kind, Integer frame, Integer connection, Integer psn, String detail) {
-        observations.add(new Truth.Observation(kind.id(), frame, connection, psn, detail));
-        if (kind.rule() != null) {
-            findings.add(new Truth.Finding(kind.rule(), kind.severity().id(), frame, connection));
-        }
+        observations.add(new ObservationRecord(kind, frame, connection, psn, detail));
     }
 
     Truth freeze(String scenario, String description, long seed, String capture, String format, int frames) {
-        List<Truth.Connection> cs = connections.stream().map(c -> new Truth.Connection(c.id, c.service,
-                c.encapsulation, c.requester, c.responder, c.pmtu, c.setup, List.copyOf(c.lifecycle))).toList();
-        List<Truth.Message> ms = messages.stream().map(m -> new Truth.Message(m.id, m.connection, m.kind, m.firstPsn,
-                m.lastPsn, m.bytes, List.copyOf(m.requestFrames), List.copyOf(m.responseFrames), m.completionFrame,
-                m.status, m.latencyNanos, m.immediate, m.invalidatedRkey)).toList();
-        Comparator<Integer> framesFirst = Comparator.nullsLast(Comparator.naturalOrder());
-        List<Truth.Observation> os = observations.stream()
-                .sorted(Comparator.comparing(Truth.Observation::frame, framesFirst)).toList();
-        List<Truth.Finding> fs = findings.stream()
-                .sorted(Comparator.comparing(Truth.Finding::frame, framesFirst)).toList();
+        Map<Integer, String> ids = conversationIds();
+        Map<Integer, ConnectionRecord> byId = new HashMap<>();
+        connections.forEach(c -> byId.put(c.id, c));
+        List<Truth.Conversation> cs = connections.stream()
+                .sorted(Comparator.comparing(c -> Integer.parseInt(ids.get(c.id))))
+                .map(c -> new Truth.Conversation(ids.get(c.id), c.transport, c.encapsulation, c.requester,
+                        c.responder, c.pmtu, c.setup, List.copyOf(c.lifecycle))).toList();
+        Comparator<Integer> nullsLast = Comparator.nullsLast(Comparator.naturalOrder());
+        List<Truth.Message> ms = messages.stream()
+                .sorted(Comparator.comparing((MessageRecord m) -> m.frames.isEmpty() ? null : m.frames.get(0), nullsLast))
+                .map(m -> {
+                    ConnectionRecord c = byId.get(m.connection);
+                    // UC has no responses: without CM the requester's own QPN never appears on the wire.
+                    Integer srcQp = "UC".equals(c.transport) && "none".equals(c.setup) ? null : c.requester.qpn();
+                    return new Truth.Message(ids.get(m.connection), c.requester.address(), c.responder.address(),
+                            srcQp, c.responder.qpn(), m.kind, c.transport, m.firstPsn, m.lastPsn, m.bytes,
+                            List.copyOf(m.frames), List.copyOf(m.responseFrames), m.completionFrame, m.latencyNanos,
+                            m.status, m.immediate, m.invalidatedRkey);
+                }).toList();
+        List<ObservationRecord> sorted = observations.stream()
+                .sorted(Comparator.comparing(ObservationRecord::frame, nullsLast)).toList();
+        List<Truth.Observation> os = sorted.stream().map(o -> new Truth.Observation(o.kind.id(), o.frame,
+                o.connection == null ? null : ids.get(o.connection), o.psn, o.detail)).toList();
+        List<Truth.Finding> fs = sorted.stream().filter(o -> o.kind.rule() != null)
+                .map(o -> new Truth.Finding(o.kind.rule(), o.kind.severity().id(), o.frame,
+                        o.connection == null ? null : ids.get(o.connection))).toList();
         return new Truth(scenario, description, seed, capture, format, frames, cs, ms, os, fs);
+    }
+
+    /** "1", "2", … in order of each connection's first frame (creation order breaks ties). */
+    private Map<Integer, String> conversationIds() {
+        Map<Integer, Integer> firstFrame = new HashMap<>();
+        for (ConnectionRecord c : connections) {
+            c.lifecycle.forEach(t -> firstFrame.merge(c.id, t.frame(), Math::min));
+        }
+        for (MessageRecord m : messages) {
+            m.frames.forEach(f -> firstFrame.merge(m.connection, f, Math::min));
+            m.responseFrames.forEach(f -> firstFrame.merge(m.connection, f, Math::min));
+        }
+        for (ObservationRecord o : observations) {
+            if (o.frame != null && o.connection != null) {
+                firstFrame.merge(o.connection, o.frame, Math::min);
+            }
+        }
+        List<ConnectionRecord> order = new ArrayList<>(connections);
+        order.sort(Comparator.comparing((ConnectionRecord c) -> firstFrame.getOrDefault(c.id, Integer.MAX_VALUE))
+                .thenComparing(c -> c.id));
+        Map<Integer, String> ids = new HashMap<>();
+        for (int i = 0; i < order.size(); i++) {
+            ids.put(order.get(i).id, String.valueOf(i + 1));
+        }
+        return ids;
     }
 }

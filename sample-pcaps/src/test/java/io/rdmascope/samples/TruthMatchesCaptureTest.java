@@ -86,38 +86,52 @@ class TruthMatchesCaptureTest {
             }
         }
 
-        Map<Integer, Truth.Connection> connections = new HashMap<>();
-        truth.connections().forEach(c -> connections.put(c.id(), c));
+        Map<String, Truth.Conversation> conversations = new HashMap<>();
+        truth.conversations().forEach(c -> conversations.put(c.id(), c));
+        int previousFirst = 0;
         for (Truth.Message m : truth.messages()) {
-            Truth.Connection c = connections.get(m.connection());
-            for (int frame : m.requestFrames()) {
+            Truth.Conversation c = conversations.get(m.conversation());
+            if (m.destQp() != c.responder().qpn() || !m.transport().equals(c.transport())) {
+                problems.add("message at frame " + m.frames() + " disagrees with its conversation " + c.id());
+            }
+            if (!m.frames().isEmpty()) {
+                if (m.frames().get(0) < previousFirst) {
+                    problems.add("messages are not in order of first frame at " + m.frames());
+                }
+                previousFirst = m.frames().get(0);
+            }
+            for (int frame : m.frames()) {
                 Seen x = seen.get(frame);
                 if (x == null) {
-                    problems.add("message " + m.id() + ": request frame " + frame + " is not an RDMA frame");
+                    problems.add("message " + m.firstPsn() + ": request frame " + frame + " is not an RDMA frame");
                 } else if (x.destQp() != c.responder().qpn() || !inRange(x.psn(), m.firstPsn(), m.lastPsn())) {
-                    problems.add("message " + m.id() + ": frame " + frame + " has QP 0x" + Integer.toHexString(x.destQp())
+                    problems.add("message " + m.firstPsn() + ": frame " + frame + " has QP 0x" + Integer.toHexString(x.destQp())
                             + " PSN " + x.psn() + ", outside the message");
                 }
             }
             for (int frame : m.responseFrames()) {
                 Seen x = seen.get(frame);
                 if (x == null || x.destQp() != c.requester().qpn() || !inRange(x.psn(), m.firstPsn(), m.lastPsn())) {
-                    problems.add("message " + m.id() + ": response frame " + frame + " does not answer it");
+                    problems.add("message " + m.firstPsn() + ": response frame " + frame + " does not answer it");
                 }
             }
-            if (m.completionFrame() != null && "UC".equals(c.service())) {
-                if (!m.requestFrames().contains(m.completionFrame())) {
-                    problems.add("UC message " + m.id() + " completes at a frame not its own");
+            boolean unacknowledged = "UC".equals(c.transport()) || "UD".equals(c.transport());
+            if (m.completionFrame() != null && unacknowledged) {
+                if (!m.frames().contains(m.completionFrame())) {
+                    problems.add("UC/UD message " + m.firstPsn() + " completes at a frame not its own");
                 }
             } else if (m.completionFrame() != null) {
                 Seen x = seen.get(m.completionFrame());
                 if (x == null || x.destQp() != c.requester().qpn()) {
-                    problems.add("message " + m.id() + ": completion frame " + m.completionFrame()
+                    problems.add("message " + m.firstPsn() + ": completion frame " + m.completionFrame()
                             + " is not a response to its requester");
                 }
             }
-            if ("completed".equals(m.status()) && m.completionFrame() == null && !"UC".equals(c.service())) {
-                problems.add("message " + m.id() + " completed without a completion frame");
+            boolean needsFrame = "completed".equals(m.status());
+            boolean mayHaveFrame = needsFrame || "failed".equals(m.status());
+            if (needsFrame && m.completionFrame() == null || !mayHaveFrame && m.completionFrame() != null) {
+                problems.add("message " + m.firstPsn() + ": status " + m.status() + " with completion frame "
+                        + m.completionFrame());
             }
         }
         for (Truth.Observation o : truth.observations()) {
