@@ -61,13 +61,16 @@ public final class Connection {
         final int psn;
         final RocePacket template;
         final boolean last;
+        /** Payload bytes this packet carries (0 for a READ request, FLUSH, compare-and-swap, fetch-and-add). */
+        final int size;
 
-        Packet(Msg message, int index, int psn, RocePacket template, boolean last) {
+        Packet(Msg message, int index, int psn, RocePacket template, boolean last, int size) {
             this.message = message;
             this.index = index;
             this.psn = psn;
             this.template = template;
             this.last = last;
+            this.size = size;
         }
 
         public int psn() {
@@ -87,6 +90,7 @@ public final class Connection {
         final boolean readOrAtomic;
         /** The responder's MSN once it accepted this READ or atomic: what its responses carry (C9-148). */
         int acceptedMsn;
+        final java.util.Set<Integer> countedPsns = new java.util.HashSet<>();
 
         Msg(String kind, int firstPsn, int psnSpan, long bytes, TruthLog.MessageRecord record, boolean readOrAtomic) {
             this.kind = kind;
@@ -114,6 +118,10 @@ public final class Connection {
         }
 
     }
+
+    /** Local ACK timeout code every scenario uses: T_tr = 4.096 µs · 2^14 ≈ 67 ms (IBTA C9-140). */
+    static final int LOCAL_ACK_TIMEOUT = 14;
+    static final long ACK_TIMEOUT_NANOS = 4_096L << LOCAL_ACK_TIMEOUT;
 
     private final Fabric fabric;
     private final Trace trace;
@@ -227,7 +235,7 @@ public final class Connection {
 
     /**
      * REQ, REP, RTU over the GSI (QP1): both QPNs and starting PSNs announced, path MTU, local ACK
-     * timeout 18 (1.07 s), and the retry counts agreed.
+     * timeout {@link #LOCAL_ACK_TIMEOUT}, and the retry counts agreed.
      */
     public Connection establish(int retryCount, int rnrRetryCount) {
         int activeCommId = random.nextInt();
@@ -236,7 +244,7 @@ public final class Connection {
         transactionId = (random.nextLong() & 0xFFFFFFFFL) << 32;
         record.setup = "cm";
         int req = gsi(requester, responder, CmMad.req(new CmMad.Request(transactionId, activeCommId, requesterQpn,
-                nextPsn, CmMad.mtuCode(pmtu), 16, 16, 18, retryCount, rnrRetryCount, requester.gid(), responder.gid(),
+                nextPsn, CmMad.mtuCode(pmtu), 16, 16, LOCAL_ACK_TIMEOUT, retryCount, rnrRetryCount, requester.gid(), responder.gid(),
                 0x4a00 + record.id, requester.ipv4(), responder.ipv4(), requester.caGuid())));
         transition(req, "req");
         trace.pause(20_000 + random.nextInt(30_000)); // the passive side's rdma_accept
@@ -259,7 +267,7 @@ public final class Connection {
         transactionId = (random.nextLong() & 0xFFFFFFFFL) << 32;
         record.setup = "cm";
         int req = gsi(requester, responder, CmMad.req(new CmMad.Request(transactionId, activeCommId, requesterQpn,
-                nextPsn, CmMad.mtuCode(pmtu), 16, 16, 18, 7, 7, requester.gid(), responder.gid(), 0x4a00 + record.id,
+                nextPsn, CmMad.mtuCode(pmtu), 16, 16, LOCAL_ACK_TIMEOUT, 7, 7, requester.gid(), responder.gid(), 0x4a00 + record.id,
                 requester.ipv4(), responder.ipv4(), requester.caGuid())));
         transition(req, "req");
         trace.pause(10_000 + random.nextInt(10_000));
@@ -342,7 +350,8 @@ public final class Connection {
         }
         int first = nextPsn;
         int span = sizes.length;
-        TruthLog.MessageRecord rec = truth.message(id(), kind, first, Psn.add(first, span - 1), total);
+        // bytes: payload seen in the capture, each PSN once (messages --json contract), counted as captured.
+        TruthLog.MessageRecord rec = truth.message(id(), kind, first, Psn.add(first, span - 1), 0);
         rec.immediate = immediate;
         rec.invalidatedRkey = invalidate;
         Msg m = new Msg(kind, first, span, total, rec, false);
@@ -363,7 +372,7 @@ public final class Connection {
             if (lastPacket && invalidate != null) {
                 p.invalidateRkey(invalidate);
             }
-            m.packets.add(new Packet(m, i, Psn.add(first, i), p, lastPacket));
+            m.packets.add(new Packet(m, i, Psn.add(first, i), p, lastPacket, sizes[i]));
         }
         nextPsn = Psn.add(first, span);
         messages.add(m);
@@ -384,7 +393,7 @@ public final class Connection {
         RocePacket p = request(0x0C, first).ackReq(true)
                 .set(InfiniBand.RETH_VA, 0x7f3b00000000L + (long) random.nextInt(1 << 20) * 4096)
                 .set(InfiniBand.RETH_R_KEY, rkey).set(InfiniBand.RETH_DMALEN, bytes);
-        m.packets.add(new Packet(m, 0, first, p, true));
+        m.packets.add(new Packet(m, 0, first, p, true, 0));
         nextPsn = Psn.add(first, span);
         messages.add(m);
         return m;
@@ -422,7 +431,9 @@ public final class Connection {
             throw new IllegalStateException("UC has no atomics");
         }
         int psn = nextPsn;
-        TruthLog.MessageRecord rec = truth.message(id(), kind, psn, psn, bytes);
+        // Compare-and-swap and fetch-and-add move 8 bytes (the value returned); ATOMIC WRITE's 8 are its
+        // payload, counted when captured; FLUSH carries none.
+        TruthLog.MessageRecord rec = truth.message(id(), kind, psn, psn, op == 0x13 || op == 0x14 ? 8 : 0);
         Msg m = new Msg(kind, psn, 1, bytes, rec, true);
         RocePacket p = request(op, psn).ackReq(true);
         if (op == 0x13 || op == 0x14) {
@@ -430,10 +441,33 @@ public final class Connection {
                     .set(InfiniBand.ATOMICETH_R_KEY, rkey);
         }
         fields.accept(p);
-        m.packets.add(new Packet(m, 0, psn, p, true));
+        m.packets.add(new Packet(m, 0, psn, p, true, op == 0x1D ? 8 : 0));
         nextPsn = Psn.add(psn, 1);
         messages.add(m);
         return m;
+    }
+
+    /**
+     * A WRITE that sends only its FIRST packet ({@code dmaLength} promised, {@code firstBytes}
+     * carried) and is never finished: for the missing-LAST violation.
+     */
+    public Msg unfinishedWrite(long dmaLength, int firstBytes) {
+        requireRequests();
+        int psn = nextPsn;
+        TruthLog.MessageRecord rec = truth.message(id(), "WRITE", psn, psn, 0);
+        Msg m = new Msg("WRITE", psn, 1, dmaLength, rec, false);
+        RocePacket p = request(0x06, psn).payload(fabric.payload(firstBytes))
+                .set(InfiniBand.RETH_VA, 0x7f0000001000L).set(InfiniBand.RETH_R_KEY, rkey)
+                .set(InfiniBand.RETH_DMALEN, dmaLength);
+        m.packets.add(new Packet(m, 0, psn, p, false, firstBytes));
+        nextPsn = Psn.add(psn, 1);
+        messages.add(m);
+        return m;
+    }
+
+    /** The requester abandoned {@code m} unfinished: it can never complete (the responder saw a sequence error). */
+    public void abandoned(Msg m) {
+        m.record.status = "failed";
     }
 
     /** A lone request packet with any opcode at the next PSN, outside any message: opcode-sequence violations. */
@@ -441,7 +475,8 @@ public final class Connection {
         requireRequests();
         int psn = nextPsn;
         Msg m = new Msg("STRAY", psn, 1, payloadBytes, null, false);
-        Packet p = new Packet(m, 0, psn, request(rcOpcode, psn).payload(fabric.payload(payloadBytes)), false);
+        Packet p = new Packet(m, 0, psn, request(rcOpcode, psn).payload(fabric.payload(payloadBytes)), false,
+                payloadBytes);
         m.packets.add(p);
         nextPsn = Psn.add(psn, 1);
         return p;
@@ -522,15 +557,23 @@ public final class Connection {
         int frame = -1;
         if (fate == Fate.DELIVERED || fate == Fate.LOST_AFTER_CAPTURE || fate == Fate.REFUSED) {
             frame = trace.add(bytes, template.linkType());
-            if (p.message.record != null) {
-                p.message.record.frames.add(frame);
-            }
+            captured(p, frame);
         }
         lastDelivery = fate == Fate.DELIVERED || fate == Fate.NOT_CAPTURED ? deliver(p) : Delivery.NOT_RECEIVED;
         return frame;
     }
 
     private Delivery lastDelivery;
+
+    /** A captured request frame belongs to its message; its payload counts once per PSN. */
+    private void captured(Packet p, int frame) {
+        if (p.message.record != null) {
+            p.message.record.frames.add(frame);
+            if (p.message.countedPsns.add(p.psn)) {
+                p.message.record.bytes += p.size;
+            }
+        }
+    }
 
     /** What the responder made of the packet last transmitted. */
     public Delivery lastDelivery() {
@@ -548,7 +591,7 @@ public final class Connection {
         byte[] bytes = withIpId(p.template, true).build();
         trace.nextPacket(bytes.length);
         int frame = trace.addTruncated(bytes, keep, p.template.linkType());
-        p.message.record.frames.add(frame);
+        captured(p, frame);
         truth.observe(Expected.TRUNCATED_FRAME, frame, id(), p.psn, keep + " of " + bytes.length + " bytes captured");
         lastDelivery = deliver(p);
         return frame;

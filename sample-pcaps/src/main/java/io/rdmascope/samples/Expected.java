@@ -8,6 +8,7 @@ package io.rdmascope.samples;
 public enum Expected {
     // ---- transport behaviour, IBTA Vol. 1 ch. 9 ----
     PACKET_LOST("packet_lost", "IB-RC-PSN-001", Severity.WARNING),
+    MISSING_FROM_CAPTURE("missing_from_capture", "IB-CAP-002", Severity.NOTE),
     DUPLICATE("duplicate", "IB-RC-PSN-002", Severity.WARNING),
     RETRANSMISSION("retransmission", "IB-RC-PSN-003", Severity.WARNING),
     NAK_SEQUENCE_ERROR("nak_sequence_error", "IB-RC-NAK-001", Severity.WARNING),

@@ -13,8 +13,8 @@ import java.util.function.Consumer;
  * Timers follow the values a scenario's CM exchange (or librdmacm's defaults) would set.
  */
 public final class ScenarioCatalog {
-    /** Local ACK timeout 14: T_tr = 4.096 µs · 2^14 ≈ 67 ms (IBTA C9-140). */
-    private static final long ACK_TIMEOUT_NANOS = 4_096L * (1L << 14);
+    /** The local ACK timeout every scenario's requester uses (CM REQ announces it where there is CM). */
+    private static final long ACK_TIMEOUT_NANOS = Connection.ACK_TIMEOUT_NANOS;
     /** RNR timer code 14: 1.28 ms (IBTA table 45; rc-transport-rules R3.4). */
     private static final int RNR_TIMER_CODE = 14;
     private static final long RNR_TIMER_NANOS = 1_280_000L;
@@ -60,6 +60,8 @@ public final class ScenarioCatalog {
                 new Scenario("rc_loss_nak", "A WRITE packet lost before the capture point, NAK PSN sequence error and "
                         + "go-back-N; a packet lost after the capture point; a fabric duplicate re-ACKed.",
                         15, Format.PCAPNG, V2, ScenarioCatalog::rcLossNak),
+                new Scenario("capture_gap", "A WRITE packet the responder received but the capture missed (mirror "
+                        + "overrun): ACKed, never retransmitted.", 43, Format.PCAPNG, V2, ScenarioCatalog::captureGap),
                 new Scenario("rc_ack_timeout", "A lost ACK and a lost tail packet, each recovered by the requester's "
                         + "local ACK timeout (67 ms) and a retransmission.", 16, Format.PCAPNG, V2,
                         ScenarioCatalog::rcAckTimeout),
@@ -283,6 +285,17 @@ public final class ScenarioCatalog {
         c.ack();
     }
 
+    static void captureGap(Fabric f) {
+        Connection c = f.rc(f.host(1), f.host(2), 1024);
+        sendAndAck(f, c, c.send(300));
+        Msg w = c.write(4 * 1024);
+        int[] frames = c.transmit(w, i -> i == 1 ? Fate.NOT_CAPTURED : Fate.DELIVERED);
+        f.observe(Expected.MISSING_FROM_CAPTURE, frames[2], c, w.packet(1).psn(), "acknowledged by the responder");
+        c.ack();
+        f.idle();
+        sendAndAck(f, c, c.send(300));
+    }
+
     static void rcAckTimeout(Fabric f) {
         Connection c = f.rc(f.host(1), f.host(2), 1024);
         // The responder's ACK is lost: after T_tr the requester resends; the duplicate draws a re-ACK.
@@ -459,18 +472,18 @@ public final class ScenarioCatalog {
     static void missingLast(Fabric f) {
         Connection c = f.rc(f.host(1), f.host(2), 1024);
         sendAndAck(f, c, c.send(300));
-        Connection.Packet first = c.stray(0x06, 1024);
-        c.transmit(first, Fate.DELIVERED, p -> p.set(InfiniBand.RETH_VA, 0x7f0000001000L)
-                .set(InfiniBand.RETH_R_KEY, 0x2222).set(InfiniBand.RETH_DMALEN, 3 * 1024));
+        Msg open = c.unfinishedWrite(3 * 1024, 1024);
+        c.transmit(open);
         Msg s = c.send(100);
         int frame = c.transmit(s.packet(0), Fate.REFUSED, null);
         f.observe(Expected.MISSING_LAST, frame, c, s.firstPsn(), "SEND Only while an RDMA WRITE is open");
+        c.abandoned(open);
         c.fatalNak(1, s);
     }
 
     static void payloadOverPmtu(Fabric f) {
         Connection c = f.rc(f.host(1), f.host(2), 1024);
-        sendAndAck(f, c, c.write(1_024));
+        sendAndAck(f, c, c.write(2_048)); // FIRST and LAST of 1024: what tells an observer the path MTU
         Msg w = c.writeSized(1_280, 1_280);
         int frame = c.transmit(w.packet(0), Fate.REFUSED, null);
         f.observe(Expected.PAYLOAD_OVER_PMTU, frame, c, w.firstPsn(), "1280 bytes, path MTU 1024");
