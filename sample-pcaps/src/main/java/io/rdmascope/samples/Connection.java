@@ -351,7 +351,7 @@ public final class Connection {
         int first = nextPsn;
         int span = sizes.length;
         // bytes: payload seen in the capture, each PSN once (messages --json contract), counted as captured.
-        TruthLog.MessageRecord rec = truth.message(id(), kind, first, Psn.add(first, span - 1), 0);
+        TruthLog.MessageRecord rec = truth.message(id(), kind, first, first, 0);
         rec.immediate = immediate;
         rec.invalidatedRkey = invalidate;
         Msg m = new Msg(kind, first, span, total, rec, false);
@@ -554,6 +554,7 @@ public final class Connection {
         }
         byte[] bytes = withIpId(template, true).build();
         trace.nextPacket(bytes.length);
+        sent(p);
         int frame = -1;
         if (fate == Fate.DELIVERED || fate == Fate.LOST_AFTER_CAPTURE || fate == Fate.REFUSED) {
             frame = trace.add(bytes, template.linkType());
@@ -566,6 +567,14 @@ public final class Connection {
     private Delivery lastDelivery;
 
     /** A captured request frame belongs to its message; its payload counts once per PSN. */
+    /** A transmitted SEND/WRITE packet extends its message's PSN range (whether or not it was captured). */
+    private void sent(Packet p) {
+        TruthLog.MessageRecord r = p.message.record;
+        if (r != null && !p.message.readOrAtomic && Psn.diff(p.psn, r.lastPsn) > 0) {
+            r.lastPsn = p.psn;
+        }
+    }
+
     private void captured(Packet p, int frame) {
         if (p.message.record != null) {
             p.message.record.frames.add(frame);
@@ -590,6 +599,7 @@ public final class Connection {
         }
         byte[] bytes = withIpId(p.template, true).build();
         trace.nextPacket(bytes.length);
+        sent(p);
         int frame = trace.addTruncated(bytes, keep, p.template.linkType());
         captured(p, frame);
         truth.observe(Expected.TRUNCATED_FRAME, frame, id(), p.psn, keep + " of " + bytes.length + " bytes captured");

@@ -379,7 +379,7 @@ public final class ScenarioCatalog {
         f.idle();
         // Invalid request: a READ to a QP that does not allow remote reads.
         Connection invalid = f.rc(f.host(1), f.host(3), 1024);
-        Msg read = invalid.read(2_000);
+        Msg read = invalid.read(200);
         invalid.transmit(read, i -> Fate.REFUSED);
         invalid.fatalNak(1, read);
         f.idle();

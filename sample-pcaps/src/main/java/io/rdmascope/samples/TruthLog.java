@@ -35,7 +35,8 @@ final class TruthLog {
         final int connection;
         final String kind;
         final int firstPsn;
-        final int lastPsn;
+        /** SEND/WRITE: the newest PSN transmitted so far (a message cut short ends where it stopped). */
+        int lastPsn;
         long bytes;
         final List<Integer> frames = new ArrayList<>();
         final List<Integer> responseFrames = new ArrayList<>();

@@ -60,7 +60,7 @@ public record Wire(Encap encap, int vlanId, int vlanPriority) {
         return switch (encap) {
             case ROCE_V2_IPV4 -> h.ipv4Text();
             case ROCE_V2_IPV6, ROCE_V1, IB_GLOBAL -> Gids.text(h.gid());
-            case IB_LOCAL -> "LID " + h.lid();
+            case IB_LOCAL -> "LID: " + h.lid(); // as Wireshark's address columns write it
         };
     }
 }

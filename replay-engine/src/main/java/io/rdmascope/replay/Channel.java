@@ -1,0 +1,740 @@
+package io.rdmascope.replay;
+
+import io.rdmascope.proto.ib.Aeth;
+import io.rdmascope.proto.ib.Operation;
+import io.rdmascope.replay.Observation.LengthRule;
+import io.rdmascope.replay.Observation.Trigger;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * One requester and the responder answering it, inside a conversation (RC, UC or XRC): the
+ * requests one side sends and the responses the other side returns for them. Follows IBTA Vol. 1
+ * chapter 9 as summarised in ../shared/reference/rc-transport-rules.md (cited as R-numbers).
+ *
+ * <p>What a passive observer can tell (rules §8): a request PSN behind the newest one is sent again —
+ * an isolated byte-identical copy within microseconds is a fabric duplicate, anything else a
+ * retransmission, triggered by a NAK or RNR NAK for that PSN or else by the local ACK timer. A PSN
+ * jump leaves a gap: resolved as lost on the wire when a NAK names it or the requester resends it,
+ * as missing from the capture when an ACK covers it untouched.
+ */
+final class Channel {
+    /** Transmissions remembered per requester, indexed by PSN modulo this (a power of two). */
+    private static final int RING = 512;
+    /**
+     * A copy within this of the original, with no NAK between, is a duplicate, not a retransmission:
+     * the shortest local ACK timeout is 4.096 µs · 2^1 (C9-140, timeout 1).
+     */
+    private static final long DUPLICATE_WINDOW_NANOS = 8_192;
+
+    private final Conversation conversation;
+    /** Index of the requesting side in the conversation (0 or 1). */
+    final int side;
+    private final Transport transport;
+    private final ReplayLimits limits;
+
+    private boolean started;
+    /** One past the newest request PSN (a READ counts its whole response span, R1.3). */
+    private int nextPsn;
+    /** The READ whose response span is not known yet (path MTU unknown): the next request PSN tells it. */
+    private MessageBuilder readSpanPending;
+
+    private final ArrayDeque<MessageBuilder> outstanding = new ArrayDeque<>();
+    private final ArrayDeque<MessageBuilder> recent = new ArrayDeque<>();
+    /** SEND or WRITE whose FIRST was seen and LAST not yet. */
+    private MessageBuilder open;
+
+    private final int[] ringPsn = new int[RING];
+    private final long[] ringFrame = new long[RING];
+    private final long[] ringTime = new long[RING];
+    private final long[] ringIcrc = new long[RING];
+    private final int[] ringIpId = new int[RING];
+    private final boolean[] ringBadCrc = new boolean[RING];
+    private final int[] ringTransmissions = new int[RING];
+
+    /** Missing request PSNs and the frame after which each went missing (kept in pairs). */
+    private final List<long[]> gaps = new ArrayList<>();
+
+    // Retransmission runs (go-back-N, R3.3): the next PSN the run would resend, and what started it.
+    private int runNext = -1;
+    private long runStartFrame;
+    private Trigger runTrigger;
+    /** The PSN a NAK or RNR NAK asked to be resent, and which. */
+    private int triggerPsn = -1;
+    private Trigger trigger;
+
+    // RNR NAKs for the same PSN without progress (R3.4).
+    private int rnrPsn = -1;
+    private int rnrNaks;
+    private boolean limitReported;
+
+    Channel(Conversation conversation, int side, Transport transport, ReplayLimits limits) {
+        this.conversation = conversation;
+        this.side = side;
+        this.transport = transport;
+        this.limits = limits;
+        java.util.Arrays.fill(ringPsn, -1);
+    }
+
+    private Endpoint requester() {
+        return conversation.endpoint(side);
+    }
+
+    // ---- requests ---------------------------------------------------------------------------------
+
+    void request(PacketFacts p) {
+        if (conversation.inError()) {
+            return; // an error-state QP sends nothing (rules §6); whatever comes is not this connection's
+        }
+        if (!started) {
+            started = true;
+            int start = requester().startPsn;
+            nextPsn = start >= 0 && Psn.diff(p.psn, start) >= 0 ? start : p.psn;
+            if (start < 0) {
+                requester().startPsn = p.psn;
+            }
+        }
+        int d = Psn.diff(p.psn, nextPsn);
+        if (d > 0 && readSpanPending != null) {
+            // The READ before this request occupied PSNs up to here (R1.3): no gap.
+            settleReadSpan(Psn.add(p.psn, -1));
+            d = Psn.diff(p.psn, nextPsn);
+        }
+        int slot = p.psn & (RING - 1);
+        boolean seen = ringPsn[slot] == p.psn;
+        if (d < 0) {
+            resent(p, seen, slot);
+            return;
+        }
+        boolean resentTail = false;
+        if (d > 0) {
+            if (gap(p, slot)) {
+                return;
+            }
+        } else if (runNext >= 0 && p.psn == runNext && open != null && open.firstFrame() < runStartFrame
+                && transport != Transport.UC) {
+            // A go-back-N run reaching a PSN never captured, inside a message begun before the run: the
+            // requester had sent it before and it was lost (rules §8: a run resends up to the newest PSN).
+            resentTail = true;
+            conversation.observe(new Observation.PacketLost(p.frame, conversation.id, p.psn, false));
+            conversation.observe(new Observation.Retransmission(p.frame, conversation.id, p.psn, runTrigger));
+            conversation.stats.retransmissions(side);
+            runNext = Psn.add(p.psn, 1);
+        }
+        if (!resentTail) {
+            runNext = -1;
+        }
+        remember(p, slot, 1);
+        assemble(p);
+    }
+
+    private void remember(PacketFacts p, int slot, int transmissions) {
+        ringPsn[slot] = p.psn;
+        ringFrame[slot] = p.frame;
+        ringTime[slot] = p.timeNanos;
+        ringIcrc[slot] = p.icrcValue();
+        ringIpId[slot] = p.ipId;
+        ringBadCrc[slot] = p.icrcStatus() == 0 || p.vcrcStatus() == 0;
+        ringTransmissions[slot] = transmissions;
+    }
+
+    /**
+     * A request PSN jump: the PSNs skipped are missing (resolved later, R3.3 and rules §8). Returns
+     * true when the packet was consumed (UC: it belongs to the message the gap dropped).
+     */
+    private boolean gap(PacketFacts p, int slot) {
+        if (transport == Transport.UC) {
+            // UC: nothing is resent; a message missing a packet is dropped whole (IBTA 9.8.3).
+            Operation.Position pos = p.opcode.operation().position();
+            if (open != null && (pos == Operation.Position.MIDDLE || pos == Operation.Position.LAST)) {
+                conversation.observe(new Observation.UcMessageDropped(p.frame, conversation.id, open.firstPsn));
+                open.frames.add((int) p.frame);
+                open.lastPsn = p.psn;
+                open.bytes += p.payloadLength;
+                MessageBuilder dropped = open;
+                open = null;
+                dropped.finish(Message.DROPPED, 0, 0);
+                outstanding.remove(dropped);
+                retire(dropped);
+                nextPsn = Psn.add(p.psn, 1);
+                runNext = -1;
+                remember(p, slot, 1);
+                return true;
+            }
+            return false;
+        }
+        for (int psn = nextPsn; psn != p.psn; psn = Psn.add(psn, 1)) {
+            if (gaps.size() >= limits.gapPsns()) {
+                gaps.remove(0);
+                reportLimit(p.frame, "missing PSNs remembered per QP (" + limits.gapPsns() + ")");
+            }
+            gaps.add(new long[]{psn, p.frame});
+        }
+        return false;
+    }
+
+    /** A request PSN behind the newest: a duplicate copy or a retransmission. */
+    private void resent(PacketFacts p, boolean seen, int slot) {
+        MessageBuilder m = owner(p.psn);
+        boolean continuesRun = runNext >= 0 && p.psn == runNext;
+        if (seen && !continuesRun && ringIcrc[slot] == p.icrcValue() && ringIpId[slot] == p.ipId
+                && p.timeNanos - ringTime[slot] < DUPLICATE_WINDOW_NANOS && triggerPsn != p.psn) {
+            conversation.observe(new Observation.Duplicate(p.frame, conversation.id, p.psn, ringFrame[slot]));
+            conversation.stats.duplicates(side);
+            if (m != null) {
+                m.frames.add((int) p.frame);
+            }
+            return;
+        }
+        if (transport == Transport.UC) {
+            Operation.Position pos = p.opcode.operation().position();
+            if (pos == Operation.Position.FIRST || pos == Operation.Position.ONLY) {
+                nextPsn = p.psn; // UC resynchronises on a FIRST or ONLY (IBTA 9.8.3)
+                request(p);
+            }
+            return;
+        }
+        if (!continuesRun) {
+            runStartFrame = p.frame;
+            if (triggerPsn == p.psn) {
+                runTrigger = trigger;
+            } else {
+                runTrigger = Trigger.TIMEOUT;
+                long silence = seen ? p.timeNanos - ringTime[slot] : 0;
+                conversation.observe(new Observation.AckTimeout(p.frame, conversation.id, p.psn, silence));
+                conversation.stats.timeouts(side);
+            }
+            triggerPsn = -1;
+        }
+        conversation.observe(new Observation.Retransmission(p.frame, conversation.id, p.psn, runTrigger));
+        conversation.stats.retransmissions(side);
+        int span = 1;
+        if (m != null && m.kind == MessageKind.READ) {
+            span = Math.max(1, Psn.diff(m.lastPsn, p.psn) + 1);
+        }
+        runNext = Psn.add(p.psn, span);
+        if (!seen) {
+            resolveGap(p.psn, true); // first capture of a PSN that went missing: it was lost, now resent
+            countBytes(m, p);
+        }
+        if (m != null) {
+            m.frames.add((int) p.frame);
+        }
+        remember(p, slot, seen ? ringTransmissions[slot] + 1 : 1);
+    }
+
+    private void countBytes(MessageBuilder m, PacketFacts p) {
+        if (m != null && m.kind != MessageKind.READ && m.kind != MessageKind.FLUSH
+                && m.kind != MessageKind.COMPARE_SWAP && m.kind != MessageKind.FETCH_ADD) {
+            m.bytes += p.payloadLength;
+        }
+    }
+
+    /** Resolves missing PSN {@code psn}: lost on the wire (NAK'd or resent) or missing from the capture. */
+    private boolean resolveGap(int psn, boolean lost) {
+        for (Iterator<long[]> it = gaps.iterator(); it.hasNext(); ) {
+            long[] g = it.next();
+            if (g[0] == psn) {
+                it.remove();
+                conversation.observe(lost ? new Observation.PacketLost(g[1], conversation.id, psn, false)
+                        : new Observation.MissingFromCapture(g[1], conversation.id, psn));
+                if (lost) {
+                    conversation.stats.lost(side);
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Message assembly of a new request packet (R2.2 sequences, R2.3 lengths). */
+    private void assemble(PacketFacts p) {
+        Operation op = p.opcode.operation();
+        int pmtu = conversation.pmtu;
+        switch (op.kind()) {
+            case SEND, WRITE -> assembleSendOrWrite(p, op, pmtu);
+            case READ -> {
+                closeOpen(p);
+                MessageBuilder m = begin(p, MessageKind.READ, 0);
+                m.dmaLength = p.rethDmaLength;
+                int span = readSpan(p.rethDmaLength, pmtu);
+                if (span < 0) {
+                    span = 1;
+                    readSpanPending = m; // settled by the next request PSN or the first response
+                }
+                m.lastPsn = Psn.add(p.psn, span - 1);
+                nextPsn = Psn.add(p.psn, span);
+                return;
+            }
+            case ATOMIC -> {
+                closeOpen(p);
+                begin(p, op == Operation.COMPARE_SWAP ? MessageKind.COMPARE_SWAP : MessageKind.FETCH_ADD, 8);
+            }
+            case FLUSH -> {
+                closeOpen(p);
+                begin(p, MessageKind.FLUSH, 0).dmaLength = p.rethDmaLength;
+            }
+            case ATOMIC_WRITE -> {
+                closeOpen(p);
+                begin(p, MessageKind.ATOMIC_WRITE, p.payloadLength);
+            }
+            default -> {
+            }
+        }
+        nextPsn = Psn.add(p.psn, 1);
+    }
+
+    private void assembleSendOrWrite(PacketFacts p, Operation op, int pmtu) {
+        boolean write = op.kind() == Operation.Kind.WRITE;
+        Operation.Position pos = op.position();
+        if (pos == Operation.Position.FIRST || pos == Operation.Position.ONLY) {
+            closeOpen(p);
+            MessageBuilder m = begin(p, kindOf(op), 0);
+            if (write) {
+                m.dmaLength = p.rethDmaLength;
+            }
+            open = m;
+        } else if (open == null || (open.kind == MessageKind.WRITE) != write) {
+            conversation.observe(new Observation.OpcodeSequence(p.frame, conversation.id, p.psn, true));
+            nextPsn = Psn.add(p.psn, 1);
+            return;
+        } else {
+            if (Psn.diff(p.psn, open.newestPsn) > 0 && p.psn < open.newestPsn) {
+                conversation.observe(new Observation.PsnWrap(p.frame, conversation.id, p.psn));
+            }
+            open.frames.add((int) p.frame);
+            open.lastPsn = p.psn;
+            open.newestPsn = p.psn;
+        }
+        MessageBuilder m = open;
+        m.bytes += p.payloadLength;
+        boolean finalPacket = pos == Operation.Position.LAST || pos == Operation.Position.ONLY;
+        checkLengths(p, m, finalPacket, pmtu);
+        if (finalPacket) {
+            m.closed = true;
+            open = null;
+            if (p.immediate >= 0) {
+                m.immediate = p.immediate;
+            }
+            if (p.invalidateRkey >= 0) {
+                m.invalidatedRkey = p.invalidateRkey;
+            }
+            m.kind = kindOf(op);
+            if (transport == Transport.UC) {
+                m.finish(Message.COMPLETED, p.frame, p.timeNanos); // UC: nothing acknowledges (IBTA 9.8)
+                conversation.stats.completed(side, m);
+                retire(m);
+            }
+        }
+        nextPsn = Psn.add(p.psn, 1);
+    }
+
+    private static MessageKind kindOf(Operation op) {
+        if (op.kind() == Operation.Kind.WRITE) {
+            return op.hasImmediate() ? MessageKind.WRITE_WITH_IMM : MessageKind.WRITE;
+        }
+        return op.hasImmediate() ? MessageKind.SEND_WITH_IMM
+                : op.hasInvalidate() ? MessageKind.SEND_WITH_INV : MessageKind.SEND;
+    }
+
+    /** R2.3: FIRST/MIDDLE carry exactly the path MTU and no pad; nothing exceeds it; WRITE totals its DMA length. */
+    private void checkLengths(PacketFacts p, MessageBuilder m, boolean finalPacket, int pmtu) {
+        long payload = p.payloadLength;
+        int limit = pmtu > 0 ? pmtu : 4096;
+        if (!finalPacket) {
+            if (p.padCount != 0) {
+                conversation.observe(new Observation.LengthViolation(p.frame, conversation.id, p.psn,
+                        LengthRule.WRONG_PAD_COUNT, 0, p.padCount));
+            }
+            if (payload > limit) {
+                conversation.observe(new Observation.LengthViolation(p.frame, conversation.id, p.psn,
+                        LengthRule.PAYLOAD_OVER_PMTU, limit, payload));
+            } else if (!Conversation.isPathMtu(payload) || (pmtu > 0 && payload < pmtu)) {
+                conversation.observe(new Observation.LengthViolation(p.frame, conversation.id, p.psn,
+                        LengthRule.SHORT_NON_FINAL_PACKET, pmtu, payload));
+            } else {
+                conversation.learnPmtu((int) payload);
+            }
+            return;
+        }
+        if (payload > limit) {
+            conversation.observe(new Observation.LengthViolation(p.frame, conversation.id, p.psn,
+                    LengthRule.PAYLOAD_OVER_PMTU, limit, payload));
+            return;
+        }
+        if (m.dmaLength < 0) {
+            return;
+        }
+        long dma = m.dmaLength;
+        int expectedPad = (int) ((4 - dma % 4) % 4);
+        boolean single = m.firstPsn == p.psn;
+        long total;
+        if (single) {
+            total = payload;
+        } else if (pmtu > 0) {
+            total = (long) Psn.diff(p.psn, m.firstPsn) * pmtu + payload; // what the PSN span carried, gaps or not
+        } else if (!hasGap(m.firstPsn, p.psn)) {
+            total = m.bytes;
+        } else {
+            return;
+        }
+        if (total == dma) {
+            return;
+        }
+        if (p.padCount != expectedPad && total + p.padCount == dma + expectedPad) {
+            conversation.observe(new Observation.LengthViolation(p.frame, conversation.id, p.psn,
+                    LengthRule.WRONG_PAD_COUNT, expectedPad, p.padCount));
+            m.bytes += p.padCount - expectedPad; // the payload ends where the DMA length says
+        } else {
+            conversation.observe(new Observation.LengthViolation(p.frame, conversation.id, p.psn,
+                    LengthRule.DMA_LENGTH_MISMATCH, dma, total));
+        }
+    }
+
+    private boolean hasGap(int first, int last) {
+        for (long[] g : gaps) {
+            if (Psn.within((int) g[0], first, last)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A new message while a SEND/WRITE is open: the open one can never complete (R2.2 "missing LAST"). */
+    private void closeOpen(PacketFacts p) {
+        if (open != null) {
+            conversation.observe(new Observation.OpcodeSequence(p.frame, conversation.id, p.psn, false));
+            MessageBuilder abandoned = open;
+            open = null;
+            abandoned.finish(Message.FAILED, 0, 0);
+            outstanding.remove(abandoned);
+            retire(abandoned);
+        }
+    }
+
+    private MessageBuilder begin(PacketFacts p, MessageKind kind, long bytes) {
+        MessageBuilder m = new MessageBuilder(kind, p.psn, p.psn, p.frame, p.timeNanos);
+        m.bytes = bytes;
+        m.closed = kind.answeredByResponse();
+        if (outstanding.size() >= limits.outstanding()) {
+            MessageBuilder oldest = outstanding.pollFirst();
+            reportLimit(p.frame, "outstanding messages per QP (" + limits.outstanding() + ")");
+            retire(oldest);
+        }
+        outstanding.addLast(m);
+        return m;
+    }
+
+    private static int readSpan(long dmaLength, int pmtu) {
+        if (dmaLength <= 0) {
+            return 1;
+        }
+        if (pmtu <= 0) {
+            return dmaLength <= 256 ? 1 : -1; // one packet whatever the MTU, else unknown until the MTU is
+        }
+        return (int) Math.max(1, (dmaLength + pmtu - 1) / pmtu);
+    }
+
+    private void settleReadSpan(int lastPsn) {
+        MessageBuilder m = readSpanPending;
+        readSpanPending = null;
+        if (m != null && Psn.diff(lastPsn, m.lastPsn) > 0) {
+            m.lastPsn = lastPsn;
+            nextPsn = Psn.add(lastPsn, 1);
+        }
+    }
+
+    /** The message whose PSN range holds {@code psn}, among those not yet retired (or recently retired). */
+    private MessageBuilder owner(int psn) {
+        if (open != null && Psn.within(psn, open.firstPsn, open.lastPsn)) {
+            return open;
+        }
+        for (MessageBuilder m : outstanding) {
+            if (Psn.within(psn, m.firstPsn, m.lastPsn)) {
+                return m;
+            }
+        }
+        for (MessageBuilder m : recent) {
+            if (Psn.within(psn, m.firstPsn, m.lastPsn)) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /** Whether a response with this PSN could answer requests this channel has seen. */
+    boolean mayAnswer(int psn) {
+        if (!started) {
+            return false;
+        }
+        int start = requester().startPsn;
+        return Psn.diff(psn, Psn.add(nextPsn, -1)) <= 0 && (start < 0 || Psn.diff(psn, start) >= 0);
+    }
+
+    // ---- responses --------------------------------------------------------------------------------
+
+    void response(PacketFacts p) {
+        if (!started || transport == Transport.UC) {
+            return; // nothing asked yet (capture began mid-flow), or UC, which has no responses
+        }
+        Operation op = p.opcode.operation();
+        switch (op) {
+            case ACKNOWLEDGE -> acknowledge(p);
+            case ATOMIC_ACKNOWLEDGE -> atomicAck(p);
+            case RDMA_READ_RESPONSE_FIRST, RDMA_READ_RESPONSE_MIDDLE, RDMA_READ_RESPONSE_LAST,
+                 RDMA_READ_RESPONSE_ONLY -> readResponse(p, op);
+            default -> {
+            }
+        }
+    }
+
+    private void acknowledge(PacketFacts p) {
+        int syndrome = p.aethSyndrome;
+        if (syndrome < 0) {
+            return;
+        }
+        int type = (syndrome >> 5) & 0x3;
+        switch (type) {
+            case 0 -> ack(p);
+            case 1 -> rnrNak(p, syndrome & 0x1F);
+            case 3 -> nak(p, syndrome & 0x1F);
+            default -> {
+            } // reserved syndrome: ignored, as hfi1 does
+        }
+    }
+
+    private void ack(PacketFacts p) {
+        if (Psn.diff(p.psn, Psn.add(nextPsn, -1)) > 0) {
+            conversation.observe(new Observation.UnmatchedResponse(p.frame, conversation.id, p.psn,
+                    Observation.Unmatched.ACK_OF_UNSENT_PSN));
+            return;
+        }
+        int completed = acknowledgeThrough(p.psn, p);
+        if (completed > 1) {
+            conversation.observe(new Observation.CoalescedAck(p.frame, conversation.id, p.psn, completed));
+        }
+    }
+
+    /**
+     * Everything up to {@code psn} reached the responder (R3.2): SEND/WRITE messages ending there complete;
+     * READs and atomics wait for their own responses. Gaps up to there were missing from the capture.
+     */
+    private int acknowledgeThrough(int psn, PacketFacts p) {
+        int completed = 0;
+        for (Iterator<MessageBuilder> it = outstanding.iterator(); it.hasNext(); ) {
+            MessageBuilder m = it.next();
+            if (!m.kind.answeredByResponse() && m.closed && !m.finished() && Psn.diff(m.lastPsn, psn) <= 0) {
+                it.remove();
+                m.finish(Message.COMPLETED, p.frame, p.timeNanos);
+                conversation.stats.completed(side, m);
+                retire(m);
+                completed++;
+            }
+        }
+        for (Iterator<long[]> it = gaps.iterator(); it.hasNext(); ) {
+            long[] g = it.next();
+            if (Psn.diff((int) g[0], psn) <= 0) {
+                it.remove();
+                conversation.observe(new Observation.MissingFromCapture(g[1], conversation.id, (int) g[0]));
+            }
+        }
+        if (rnrPsn >= 0 && Psn.diff(psn, rnrPsn) >= 0) {
+            rnrPsn = -1; // progress past the PSN the RNR NAKs were about
+        }
+        return completed;
+    }
+
+    private void nak(PacketFacts p, int code) {
+        Observation.NakCode nakCode = Observation.NakCode.of(code);
+        conversation.observe(new Observation.Nak(p.frame, conversation.id, p.psn, nakCode));
+        conversation.stats.naks(side);
+        if (nakCode == Observation.NakCode.PSN_SEQUENCE_ERROR) {
+            // R3.3: earlier PSNs are acknowledged; the named one was lost (or arrived damaged).
+            if (!resolveGap(p.psn, true)) {
+                int slot = p.psn & (RING - 1);
+                if (ringPsn[slot] == p.psn && !ringBadCrc[slot]) {
+                    conversation.observe(new Observation.PacketLost(ringFrame[slot], conversation.id, p.psn, true));
+                    conversation.stats.lost(side);
+                }
+            }
+            acknowledgeThrough(Psn.add(p.psn, -1), p);
+            triggerPsn = p.psn;
+            trigger = Trigger.NAK;
+            return;
+        }
+        if (nakCode == Observation.NakCode.RESERVED) {
+            return;
+        }
+        // R2.4/R3.5: a fatal NAK. Earlier PSNs are acknowledged; the message holding this PSN fails and both
+        // QPs enter the error state; everything still outstanding is flushed.
+        acknowledgeThrough(Psn.add(p.psn, -1), p);
+        MessageBuilder failed = owner(p.psn);
+        if (failed != null && !failed.finished()) {
+            failed.finish(Message.FAILED, p.frame, p.timeNanos);
+            outstanding.remove(failed);
+            if (failed == open) {
+                open = null;
+            }
+            retire(failed);
+        }
+        conversation.enterError(p.frame);
+    }
+
+    private void rnrNak(PacketFacts p, int timerCode) {
+        long timer = Aeth.rnrTimerNanos(timerCode);
+        conversation.observe(new Observation.RnrNak(p.frame, conversation.id, p.psn, timerCode, timer));
+        conversation.stats.rnrNak(side, timer);
+        acknowledgeThrough(Psn.add(p.psn, -1), p);
+        triggerPsn = p.psn;
+        trigger = Trigger.RNR_NAK;
+        if (rnrPsn == p.psn) {
+            rnrNaks++;
+        } else {
+            rnrPsn = p.psn;
+            rnrNaks = 1;
+        }
+        int limit = requester().rnrRetryCount;
+        if (limit >= 0 && limit < 7 && rnrNaks > limit) {
+            // R3.4: the requester has used its RNR retries; its QP goes to the error state.
+            int slot = p.psn & (RING - 1);
+            long last = ringPsn[slot] == p.psn ? ringFrame[slot] : p.frame;
+            giveUp(p.psn, last, true, rnrNaks);
+        }
+    }
+
+    private void giveUp(int psn, long lastFrame, boolean rnr, int attempts) {
+        conversation.observe(new Observation.RetryExhausted(lastFrame, conversation.id, psn, rnr, attempts));
+        MessageBuilder m = owner(psn);
+        if (m != null && !m.finished()) {
+            m.finish(Message.FAILED, 0, 0);
+            outstanding.remove(m);
+            retire(m);
+        }
+        conversation.enterError(lastFrame);
+    }
+
+    private void atomicAck(PacketFacts p) {
+        for (MessageBuilder m : outstanding) {
+            if ((m.kind == MessageKind.COMPARE_SWAP || m.kind == MessageKind.FETCH_ADD) && m.firstPsn == p.psn) {
+                acknowledgeThrough(Psn.add(p.psn, -1), p);
+                m.responseFrames.add((int) p.frame);
+                outstanding.remove(m);
+                m.finish(Message.COMPLETED, p.frame, p.timeNanos);
+                conversation.stats.completed(side, m);
+                retire(m);
+                return;
+            }
+        }
+        conversation.observe(new Observation.UnmatchedResponse(p.frame, conversation.id, p.psn,
+                Observation.Unmatched.ATOMIC_ACK));
+    }
+
+    private void readResponse(PacketFacts p, Operation op) {
+        boolean starts = op == Operation.RDMA_READ_RESPONSE_FIRST || op == Operation.RDMA_READ_RESPONSE_ONLY;
+        if (starts && op.position() != Operation.Position.ONLY && conversation.pmtu <= 0
+                && Conversation.isPathMtu(p.payloadLength)) {
+            conversation.learnPmtu((int) p.payloadLength);
+        }
+        if (readSpanPending != null && conversation.pmtu > 0) {
+            MessageBuilder pending = readSpanPending;
+            settleReadSpan(Psn.add(pending.firstPsn, readSpan(pending.dmaLength, conversation.pmtu) - 1));
+        }
+        MessageBuilder m = null;
+        for (MessageBuilder x : outstanding) {
+            boolean readLike = x.kind == MessageKind.READ
+                    || (op == Operation.RDMA_READ_RESPONSE_ONLY && p.payloadLength == 0
+                    && (x.kind == MessageKind.FLUSH || x.kind == MessageKind.ATOMIC_WRITE) && x.firstPsn == p.psn);
+            if (readLike && Psn.within(p.psn, x.firstPsn, x.lastPsn)) {
+                m = x;
+                break;
+            }
+        }
+        if (m == null) {
+            conversation.observe(new Observation.UnmatchedResponse(p.frame, conversation.id, p.psn,
+                    Observation.Unmatched.READ_RESPONSE));
+            return;
+        }
+        if (starts) {
+            acknowledgeThrough(Psn.add(p.psn, -1), p); // a READ response implies an ACK of what precedes it (R3.2)
+        }
+        if (m.newestResponsePsn >= 0 && Psn.diff(p.psn, m.newestResponsePsn) > 0 && p.psn < m.newestResponsePsn) {
+            conversation.observe(new Observation.PsnWrap(p.frame, conversation.id, p.psn));
+        }
+        m.newestResponsePsn = p.psn;
+        m.responseFrames.add((int) p.frame);
+        if (m.kind == MessageKind.READ) {
+            m.bytes += p.payloadLength;
+        }
+        if (op == Operation.RDMA_READ_RESPONSE_LAST || op == Operation.RDMA_READ_RESPONSE_ONLY) {
+            outstanding.remove(m);
+            m.finish(Message.COMPLETED, p.frame, p.timeNanos);
+            conversation.stats.completed(side, m);
+            retire(m);
+        }
+    }
+
+    // ---- lifecycle ----------------------------------------------------------------------------------
+
+    /** A finished message leaves the outstanding set but stays findable a while (late duplicates). */
+    private void retire(MessageBuilder m) {
+        recent.addLast(m);
+        while (recent.size() > limits.recentMessages()) {
+            conversation.emit(recent.pollFirst(), side);
+        }
+    }
+
+    private void reportLimit(long frame, String what) {
+        if (!limitReported) {
+            limitReported = true;
+            conversation.observe(new Observation.LimitReached(frame, conversation.id, what));
+        }
+    }
+
+    /** The QP entered the error state: whatever is still outstanding is flushed (R3.5). */
+    void flushOnError() {
+        if (open != null) {
+            outstanding.remove(open);
+            open.finish(Message.FAILED, 0, 0);
+            retire(open);
+            open = null;
+        }
+        while (!outstanding.isEmpty()) {
+            MessageBuilder m = outstanding.pollFirst();
+            m.finish(Message.FAILED, 0, 0);
+            retire(m);
+        }
+    }
+
+    /**
+     * The capture ended: a head message resent retry_cnt + 1 times with no answer exhausted its
+     * retries (R3.6, when CM told the count); everything else unanswered is incomplete.
+     */
+    void finish() {
+        int retries = requester().retryCount;
+        MessageBuilder head = outstanding.peekFirst();
+        if (head != null && retries >= 0 && !conversation.inError()) {
+            int slot = head.firstPsn & (RING - 1);
+            if (ringPsn[slot] == head.firstPsn && ringTransmissions[slot] >= retries + 1) {
+                giveUp(head.firstPsn, ringFrame[slot], false, ringTransmissions[slot]);
+            }
+        }
+        if (open != null && !outstanding.contains(open)) {
+            outstanding.addLast(open);
+        }
+        open = null;
+        while (!outstanding.isEmpty()) {
+            MessageBuilder m = outstanding.pollFirst();
+            if (!m.finished()) {
+                conversation.observe(new Observation.MessageIncomplete(m.firstFrame(), conversation.id, m.firstPsn,
+                        m.kind));
+            }
+            retire(m);
+        }
+        while (!recent.isEmpty()) {
+            conversation.emit(recent.pollFirst(), side);
+        }
+    }
+}

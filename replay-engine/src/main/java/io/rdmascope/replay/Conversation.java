@@ -1,0 +1,137 @@
+package io.rdmascope.replay;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A queue-pair conversation: two endpoints, the requests each sends ({@link Channel}) and what the
+ * other answers, its CM lifecycle and statistics. All state is plain per-conversation data, so
+ * conversations can be replayed independently (a distributed engine could partition by them).
+ */
+final class Conversation {
+    final String id;
+    final Transport transport;
+    private final Endpoint[] endpoints = new Endpoint[2];
+    private final Channel[] channels = new Channel[2];
+    private final ReplayListener listener;
+    private final ReplayLimits limits;
+    final ConversationStats stats = new ConversationStats();
+
+    /** Path MTU: from CM, or the largest legal FIRST/MIDDLE payload seen; 0 unknown. */
+    int pmtu;
+    private boolean pmtuFromCm;
+    String setup = "none";
+    private String state;
+    private boolean error;
+    private final List<Flow.Transition> lifecycle = new ArrayList<>();
+    /** CM communication IDs of the active and passive sides, 0 when no CM. */
+    long activeCommId;
+    long passiveCommId;
+
+    Conversation(String id, Transport transport, Address side0, Address side1, ReplayListener listener,
+                 ReplayLimits limits) {
+        this.id = id;
+        this.transport = transport;
+        this.endpoints[0] = new Endpoint(side0);
+        this.endpoints[1] = new Endpoint(side1);
+        this.listener = listener;
+        this.limits = limits;
+    }
+
+    Endpoint endpoint(int side) {
+        return endpoints[side];
+    }
+
+    Channel channel(int side) {
+        if (channels[side] == null) {
+            channels[side] = new Channel(this, side, transport, limits);
+        }
+        return channels[side];
+    }
+
+    boolean inError() {
+        return error;
+    }
+
+    void observe(Observation o) {
+        listener.observation(o);
+    }
+
+    void transition(long frame, String newState) {
+        state = newState;
+        lifecycle.add(new Flow.Transition(frame, newState));
+        observe(new Observation.StateChange(frame, id, newState));
+    }
+
+    /** A fatal NAK or exhausted retries: both QPs are in the error state; outstanding work is flushed (R3.5). */
+    void enterError(long frame) {
+        if (error) {
+            return;
+        }
+        error = true;
+        transition(frame, "error");
+        for (Channel c : channels) {
+            if (c != null) {
+                c.flushOnError();
+            }
+        }
+    }
+
+    void pmtuFromCm(int bytes) {
+        pmtu = bytes;
+        pmtuFromCm = true;
+    }
+
+    void learnPmtu(int payload) {
+        if (!pmtuFromCm && payload > pmtu) {
+            pmtu = payload;
+        }
+    }
+
+    /** The five IBTA path MTUs (9.7.1 / 12.6.5). */
+    static boolean isPathMtu(long bytes) {
+        return bytes == 256 || bytes == 512 || bytes == 1024 || bytes == 2048 || bytes == 4096;
+    }
+
+    /** Turns a finished (or, at the end, unfinished) message of side {@code side}'s requester into output. */
+    void emit(MessageBuilder m, int side) {
+        if (m.emitted) {
+            return;
+        }
+        m.emitted = true;
+        Endpoint from = endpoints[side];
+        Endpoint to = endpoints[1 - side];
+        listener.message(new Message(id, from.address.text(), to.address.text(), from.qpn < 0 ? null : from.qpn,
+                to.qpn, m.kind, transport, m.firstPsn, m.lastPsn, m.bytes, m.frames, m.responseFrames,
+                m.completionFrame, m.latencyNanos, m.status, m.immediate, m.invalidatedRkey));
+    }
+
+    void finish() {
+        for (Channel c : channels) {
+            if (c != null) {
+                c.finish();
+            }
+        }
+    }
+
+    Flow flow() {
+        Map<MessageKind, Flow.Latency> byKind = new EnumMap<>(MessageKind.class);
+        stats.latencyByKind.forEach((k, h) -> byKind.put(k, Flow.Latency.of(h)));
+        return new Flow(id, transport, side(0), side(1), setup, state, pmtu > 0 ? pmtu : null,
+                Math.max(0, stats.firstNanos), stats.lastNanos, List.copyOf(lifecycle), Flow.Latency.of(stats.latency),
+                byKind);
+    }
+
+    private Flow.Side side(int s) {
+        Endpoint e = endpoints[s];
+        ConversationStats t = stats;
+        long cnpGaps = t.cnps[s] - 1;
+        return new Flow.Side(e.address.text(), e.qpn < 0 ? null : e.qpn, e.udpSourcePort < 0 ? null : e.udpSourcePort,
+                t.packets[s], t.payloadBytes[s], t.messages[s], t.messageBytes[s], t.retransmissions[s],
+                t.duplicates[s], t.timeouts[s], t.lost[s], t.naks[s], t.rnrNaks[s], t.rnrWaitNanos[s], t.ceMarks[s],
+                t.cnps[s], cnpGaps > 0 ? t.cnpGapMinNanos[s] : null,
+                cnpGaps > 0 ? t.cnpGapSumNanos[s] / cnpGaps : null);
+    }
+}

@@ -1,0 +1,89 @@
+package io.rdmascope.replay;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * Per-conversation counters, indexed by side (0 or 1): what each side sent as requester, how its
+ * messages fared, and the congestion signals on its packets. Fixed size per conversation.
+ */
+final class ConversationStats {
+    final long[] packets = new long[2];
+    final long[] payloadBytes = new long[2];
+    final long[] messages = new long[2];
+    final long[] messageBytes = new long[2];
+    final long[] retransmissions = new long[2];
+    final long[] duplicates = new long[2];
+    final long[] timeouts = new long[2];
+    final long[] lost = new long[2];
+    final long[] naks = new long[2];
+    final long[] rnrNaks = new long[2];
+    final long[] rnrWaitNanos = new long[2];
+    final long[] ceMarks = new long[2];
+    /** CNPs received by side s (sent by the other side's NIC about s's packets). */
+    final long[] cnps = new long[2];
+    private final long[] lastCnpNanos = {-1, -1};
+    final long[] cnpGapMinNanos = {Long.MAX_VALUE, Long.MAX_VALUE};
+    final long[] cnpGapSumNanos = new long[2];
+    long firstNanos = -1;
+    long lastNanos;
+    final LatencyHistogram latency = new LatencyHistogram();
+    final Map<MessageKind, LatencyHistogram> latencyByKind = new EnumMap<>(MessageKind.class);
+
+    void packet(int side, long timeNanos, long payload) {
+        packets[side]++;
+        payloadBytes[side] += payload;
+        if (firstNanos < 0) {
+            firstNanos = timeNanos;
+        }
+        lastNanos = Math.max(lastNanos, timeNanos);
+    }
+
+    void completed(int side, MessageBuilder m) {
+        messages[side]++;
+        messageBytes[side] += m.bytes;
+        if (m.latencyNanos != null) {
+            latency.add(m.latencyNanos);
+            latencyByKind.computeIfAbsent(m.kind, k -> new LatencyHistogram()).add(m.latencyNanos);
+        }
+    }
+
+    void retransmissions(int side) {
+        retransmissions[side]++;
+    }
+
+    void duplicates(int side) {
+        duplicates[side]++;
+    }
+
+    void timeouts(int side) {
+        timeouts[side]++;
+    }
+
+    void lost(int side) {
+        lost[side]++;
+    }
+
+    void naks(int side) {
+        naks[side]++;
+    }
+
+    void rnrNak(int side, long timerNanos) {
+        rnrNaks[side]++;
+        rnrWaitNanos[side] += timerNanos;
+    }
+
+    void ceMark(int side) {
+        ceMarks[side]++;
+    }
+
+    void cnp(int side, long timeNanos) {
+        cnps[side]++;
+        if (lastCnpNanos[side] >= 0) {
+            long gap = timeNanos - lastCnpNanos[side];
+            cnpGapMinNanos[side] = Math.min(cnpGapMinNanos[side], gap);
+            cnpGapSumNanos[side] += gap;
+        }
+        lastCnpNanos[side] = timeNanos;
+    }
+}

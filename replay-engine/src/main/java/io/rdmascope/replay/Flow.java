@@ -1,0 +1,48 @@
+package io.rdmascope.replay;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One conversation as {@code flows} shows it: its two sides, how it was set up and ended, and its
+ * statistics. Side "a" is the side that sent the first request (or the CM active side).
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Flow(String conversation, Transport transport, Side a, Side b, String setup, String state,
+                   Integer pmtu, long firstTimeNanos, long lastTimeNanos, List<Transition> lifecycle,
+                   Latency latency, Map<MessageKind, Latency> latencyByKind) {
+
+    /**
+     * What one side sent as requester and what happened to it: packets and payload it sent, messages
+     * of its that completed, retransmissions, timeouts, losses, NAKs and RNR NAKs it received, ECN CE
+     * marks on its packets, and the CNPs its NIC received (with their spacing).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Side(String address, Integer qpn, Integer udpSourcePort, long packets, long payloadBytes,
+                       long messages, long messageBytes, long retransmissions, long duplicates, long timeouts,
+                       long lost, long naks, long rnrNaks, long rnrWaitNanos, long ceMarks, long cnps,
+                       Long cnpMinGapNanos, Long cnpMeanGapNanos) {
+    }
+
+    /** A QP state change with the frame that shows it. */
+    public record Transition(long frame, String state) {
+    }
+
+    /** Message latency distribution: count, p50, p90, p99 (within 6.25 %), max. */
+    public record Latency(long count, long p50Nanos, long p90Nanos, long p99Nanos, long maxNanos) {
+        static Latency of(LatencyHistogram h) {
+            return new Latency(h.count(), h.percentile(0.5), h.percentile(0.9), h.percentile(0.99), h.max());
+        }
+    }
+
+    /** Goodput of completed messages over the conversation's lifetime, bits per second (0 if instantaneous). */
+    public double goodputBitsPerSecond() {
+        long duration = lastTimeNanos - firstTimeNanos;
+        if (duration <= 0) {
+            return 0;
+        }
+        return (a.messageBytes() + b.messageBytes()) * 8e9 / duration;
+    }
+}

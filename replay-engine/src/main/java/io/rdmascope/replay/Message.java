@@ -1,0 +1,29 @@
+package io.rdmascope.replay;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import java.util.List;
+
+/**
+ * A reassembled message: the {@code messages --json} contract (extend, don't rename). {@code bytes}
+ * is the payload the capture shows (each PSN once; for READ the bytes returned; 8 for the atomics).
+ * {@code frames} are the request frames, retransmissions included; {@code status} is completed,
+ * incomplete, failed or dropped. {@code immediate} and {@code invalidatedRkey} appear only on the
+ * messages that carry them.
+ */
+public record Message(String conversation, String src, String dst, Integer srcQp, int destQp, MessageKind kind,
+                      Transport transport, int firstPsn, int lastPsn, long bytes, List<Integer> frames,
+                      List<Integer> responseFrames, Integer completionFrame, Long latencyNanos, String status,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Long immediate,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Long invalidatedRkey) {
+
+    public static final String COMPLETED = "completed";
+    public static final String INCOMPLETE = "incomplete";
+    public static final String FAILED = "failed";
+    public static final String DROPPED = "dropped";
+
+    public Message {
+        frames = List.copyOf(frames);
+        responseFrames = List.copyOf(responseFrames);
+    }
+}

@@ -1,0 +1,58 @@
+package io.rdmascope.replay;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A message being reassembled; frozen into a {@link Message} when it completes, fails or the capture ends. */
+final class MessageBuilder {
+    /** SEND and WRITE learn "with immediate/invalidate" only at their LAST packet. */
+    MessageKind kind;
+    final int firstPsn;
+    /** Last PSN: grows with a SEND/WRITE's packets; fixed for a READ (its response span) and the atomics. */
+    int lastPsn;
+    /** Payload seen (each PSN once); for a READ the bytes returned so far. */
+    long bytes;
+    final List<Integer> frames = new ArrayList<>(2);
+    final List<Integer> responseFrames = new ArrayList<>(0);
+    final long firstTimeNanos;
+    /** RETH DMA length of a WRITE or READ, -1 when none was seen. */
+    long dmaLength = -1;
+    Long immediate;
+    Long invalidatedRkey;
+    /** SEND/WRITE: the LAST or ONLY was seen, so the message is whole at the requester. */
+    boolean closed;
+    /** PSN of the newest packet appended (PSN-wrap detection), and of the newest READ response. */
+    int newestPsn;
+    int newestResponsePsn = -1;
+    /** Pad-count violation found: bytes were counted from the DMA length instead. */
+    boolean padFixed;
+    String status = Message.INCOMPLETE;
+    Integer completionFrame;
+    Long latencyNanos;
+    boolean emitted;
+
+    MessageBuilder(MessageKind kind, int firstPsn, int lastPsn, long firstFrame, long firstTimeNanos) {
+        this.kind = kind;
+        this.firstPsn = firstPsn;
+        this.lastPsn = lastPsn;
+        this.newestPsn = firstPsn;
+        this.frames.add((int) firstFrame);
+        this.firstTimeNanos = firstTimeNanos;
+    }
+
+    boolean finished() {
+        return !Message.INCOMPLETE.equals(status);
+    }
+
+    void finish(String newStatus, long frame, long timeNanos) {
+        status = newStatus;
+        if (frame > 0) {
+            completionFrame = (int) frame;
+            latencyNanos = timeNanos - firstTimeNanos;
+        }
+    }
+
+    long firstFrame() {
+        return frames.get(0);
+    }
+}

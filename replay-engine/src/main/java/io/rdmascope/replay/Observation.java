@@ -1,0 +1,326 @@
+package io.rdmascope.replay;
+
+/**
+ * Something the replay engine noticed, citing the frame it shows in (0 when nothing on the wire
+ * shows it). The engine never decides severity: conformance rules map observations to findings.
+ * {@link #kind()} is a stable snake_case id, the one the scenario truth files use.
+ */
+public sealed interface Observation {
+
+    /** Frame number (1-based), or 0 when no frame shows it. */
+    long frame();
+
+    /** Conversation id ("1", "2", … in order of first frame), or null for none. */
+    String conversation();
+
+    /** Stable id of the observation kind. */
+    String kind();
+
+    /** The PSN it concerns, or -1. */
+    default int psn() {
+        return -1;
+    }
+
+    /** One line for people. */
+    String detail();
+
+    /** Why a retransmission happened (IBTA 9.7.4.1.5 go-back-N triggers). */
+    enum Trigger { NAK, RNR_NAK, TIMEOUT }
+
+    /** NAK codes of the AETH (IBTA 9.7.5.2, table 46). */
+    enum NakCode {
+        PSN_SEQUENCE_ERROR("nak_sequence_error", "PSN sequence error"),
+        INVALID_REQUEST("nak_invalid_request", "invalid request"),
+        REMOTE_ACCESS_ERROR("nak_remote_access_error", "remote access error"),
+        REMOTE_OPERATIONAL_ERROR("nak_remote_operational_error", "remote operational error"),
+        INVALID_RD_REQUEST("nak_invalid_rd_request", "invalid RD request"),
+        RESERVED("nak_reserved", "reserved NAK code");
+
+        final String kind;
+        final String text;
+
+        NakCode(String kind, String text) {
+            this.kind = kind;
+            this.text = text;
+        }
+
+        static NakCode of(int code) {
+            return code <= 4 ? values()[code] : RESERVED;
+        }
+    }
+
+    /** Length rules of IBTA 9.7.5.1.3 / C9-92, C9-94 and the pad rule of 9.2 (BTH.PadCnt). */
+    enum LengthRule {
+        PAYLOAD_OVER_PMTU("payload_over_pmtu"),
+        SHORT_NON_FINAL_PACKET("short_non_final_packet"),
+        DMA_LENGTH_MISMATCH("dma_length_mismatch"),
+        WRONG_PAD_COUNT("wrong_pad_count");
+
+        final String kind;
+
+        LengthRule(String kind) {
+            this.kind = kind;
+        }
+    }
+
+    /** A response nothing outstanding asked for. */
+    enum Unmatched {
+        READ_RESPONSE("unmatched_read_response"),
+        ATOMIC_ACK("unmatched_atomic_ack"),
+        ACK_OF_UNSENT_PSN("ack_of_unsent_psn");
+
+        final String kind;
+
+        Unmatched(String kind) {
+            this.kind = kind;
+        }
+    }
+
+    /** A request PSN lost on the wire: NAK'd or retransmitted (before or after the capture point). */
+    record PacketLost(long frame, String conversation, int psn, boolean afterCapturePoint) implements Observation {
+        public String kind() {
+            return "packet_lost";
+        }
+
+        public String detail() {
+            return "PSN " + psn + " lost " + (afterCapturePoint ? "after" : "before") + " the capture point";
+        }
+    }
+
+    /** A request PSN absent from the capture that the responder acknowledged anyway. */
+    record MissingFromCapture(long frame, String conversation, int psn) implements Observation {
+        public String kind() {
+            return "missing_from_capture";
+        }
+
+        public String detail() {
+            return "PSN " + psn + " not in the capture but acknowledged";
+        }
+    }
+
+    /** An isolated identical copy of a request: a fabric or mirror duplicate, not a retransmission. */
+    record Duplicate(long frame, String conversation, int psn, long originalFrame) implements Observation {
+        public String kind() {
+            return "duplicate";
+        }
+
+        public String detail() {
+            return "copy of frame " + originalFrame;
+        }
+    }
+
+    /** A request sent again by the requester. */
+    record Retransmission(long frame, String conversation, int psn, Trigger trigger) implements Observation {
+        public String kind() {
+            return "retransmission";
+        }
+
+        public String detail() {
+            return switch (trigger) {
+                case NAK -> "go-back-N after NAK";
+                case RNR_NAK -> "retry after RNR NAK";
+                case TIMEOUT -> "local ACK timeout";
+            };
+        }
+    }
+
+    /** A retransmission run that no NAK triggered: the requester's local ACK timer fired (C9-140). */
+    record AckTimeout(long frame, String conversation, int psn, long silenceNanos) implements Observation {
+        public String kind() {
+            return "ack_timeout";
+        }
+
+        public String detail() {
+            return "resent after " + silenceNanos / 1000 + " µs without acknowledgement";
+        }
+    }
+
+    /** A NAK (AETH syndrome 011xxxxx). */
+    record Nak(long frame, String conversation, int psn, NakCode code) implements Observation {
+        public String kind() {
+            return code.kind;
+        }
+
+        public String detail() {
+            return "NAK " + code.text + " at PSN " + psn;
+        }
+    }
+
+    /** A receiver-not-ready NAK (AETH syndrome 001ttttt). */
+    record RnrNak(long frame, String conversation, int psn, int timerCode, long timerNanos) implements Observation {
+        public String kind() {
+            return "rnr_nak";
+        }
+
+        public String detail() {
+            return "RNR NAK at PSN " + psn + ", retry after " + timerNanos / 1000.0 + " µs (code " + timerCode + ")";
+        }
+    }
+
+    /** The requester gave up: RNR retries or transport retries exhausted (R3.4, R3.6). */
+    record RetryExhausted(long frame, String conversation, int psn, boolean rnr, int attempts) implements Observation {
+        public String kind() {
+            return rnr ? "rnr_retry_exhausted" : "retry_exhausted";
+        }
+
+        public String detail() {
+            return (rnr ? "RNR" : "transport") + " retries exhausted after " + attempts + " transmissions";
+        }
+    }
+
+    /** A message still open or unanswered when the capture ends. */
+    record MessageIncomplete(long frame, String conversation, int psn, MessageKind messageKind)
+            implements Observation {
+        public String kind() {
+            return "message_incomplete";
+        }
+
+        public String detail() {
+            return messageKind + " at PSN " + psn + " never completed";
+        }
+    }
+
+    /** UC: a packet of the message never arrived, so the responder dropped all of it (IBTA 9.8.3). */
+    record UcMessageDropped(long frame, String conversation, int psn) implements Observation {
+        public String kind() {
+            return "uc_message_dropped";
+        }
+
+        public String detail() {
+            return "UC message from PSN " + psn + " dropped: a packet is missing";
+        }
+    }
+
+    /** Opcode sequence violation (R2.2): a MIDDLE/LAST with no FIRST, or a new message while one is open. */
+    record OpcodeSequence(long frame, String conversation, int psn, boolean missingFirst) implements Observation {
+        public String kind() {
+            return missingFirst ? "missing_first" : "missing_last";
+        }
+
+        public String detail() {
+            return missingFirst ? "MIDDLE or LAST with no FIRST before it" : "new message while another is open";
+        }
+    }
+
+    /** A length rule broken. */
+    record LengthViolation(long frame, String conversation, int psn, LengthRule rule, long expected, long actual)
+            implements Observation {
+        public String kind() {
+            return rule.kind;
+        }
+
+        public String detail() {
+            return rule.kind.replace('_', ' ') + ": expected " + expected + ", got " + actual;
+        }
+    }
+
+    /** A response that answers nothing outstanding. */
+    record UnmatchedResponse(long frame, String conversation, int psn, Unmatched what) implements Observation {
+        public String kind() {
+            return what.kind;
+        }
+
+        public String detail() {
+            return what.kind.replace('_', ' ') + " at PSN " + psn;
+        }
+    }
+
+    /** An ACK that completed more than one message. */
+    record CoalescedAck(long frame, String conversation, int psn, int messages) implements Observation {
+        public String kind() {
+            return "coalesced_ack";
+        }
+
+        public String detail() {
+            return messages + " messages";
+        }
+    }
+
+    /** The PSN wrapped from 0xFFFFFF to 0 inside a message or a READ's responses. */
+    record PsnWrap(long frame, String conversation, int psn) implements Observation {
+        public String kind() {
+            return "psn_wrap";
+        }
+
+        public String detail() {
+            return "PSN wrapped to " + psn;
+        }
+    }
+
+    /** An ECN Congestion Experienced mark (RFC 3168) on a data packet. */
+    record CeMark(long frame, String conversation, int psn) implements Observation {
+        public String kind() {
+            return "ecn_ce";
+        }
+
+        public String detail() {
+            return "ECN CE at PSN " + psn;
+        }
+    }
+
+    /** A congestion notification packet (Annex A17.9.3) to a QP. */
+    record Cnp(long frame, String conversation, int destQp) implements Observation {
+        public String kind() {
+            return "cnp";
+        }
+
+        public String detail() {
+            return "CNP to QP 0x" + Integer.toHexString(destQp);
+        }
+    }
+
+    /** A bad ICRC or VCRC. */
+    record BadCrc(long frame, String conversation, int psn, boolean variant) implements Observation {
+        public String kind() {
+            return variant ? "bad_vcrc" : "bad_icrc";
+        }
+
+        public String detail() {
+            return (variant ? "VCRC" : "ICRC") + " does not verify";
+        }
+    }
+
+    /** A frame the capture cut short (snap length): headers seen, payload or ICRC not. */
+    record TruncatedFrame(long frame, String conversation, int psn, int captured, int wire) implements Observation {
+        public String kind() {
+            return "truncated_frame";
+        }
+
+        public String detail() {
+            return captured + " of " + wire + " bytes captured";
+        }
+    }
+
+    /** A QP lifecycle transition seen on the wire (CM, fatal NAK, retries exhausted). */
+    record StateChange(long frame, String conversation, String state) implements Observation {
+        public String kind() {
+            return "qp_state";
+        }
+
+        public String detail() {
+            return state;
+        }
+    }
+
+    /** A CM REJ of a connection request (IBTA 12.6.7). */
+    record CmReject(long frame, String conversation, int reason, String reasonText) implements Observation {
+        public String kind() {
+            return "cm_reject";
+        }
+
+        public String detail() {
+            return reasonText;
+        }
+    }
+
+    /** A state limit was hit: tracking stopped growing there (bounded memory). */
+    record LimitReached(long frame, String conversation, String limit) implements Observation {
+        public String kind() {
+            return "limit_reached";
+        }
+
+        public String detail() {
+            return limit;
+        }
+    }
+}

@@ -1,0 +1,214 @@
+package io.rdmascope.replay;
+
+import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.RdmaContext;
+import io.rdmascope.field.HeaderType;
+import io.rdmascope.proto.ib.Crcs;
+import io.rdmascope.proto.ib.InfiniBand;
+import io.rdmascope.proto.ib.Opcode;
+import io.rdmascope.proto.ib.Opcodes;
+import io.rdmascope.proto.ip.Ip;
+import io.rdmascope.proto.ip.Transport;
+import io.rdmascope.proto.mad.Cm;
+import io.rdmascope.proto.mad.Mad;
+
+import java.nio.ByteBuffer;
+
+/**
+ * What the replay engine needs from one dissected frame, read straight from the buffer into
+ * reusable fields: one instance per engine, overwritten frame after frame, never allocated per
+ * frame. Optional headers leave their fields at -1 (or false).
+ */
+final class PacketFacts {
+    long frame;
+    long timeNanos;
+    int capturedLength;
+    int wireLength;
+
+    // Network addresses: IPv4 (in lo), IPv6 or GID (hi, lo), or a LID (in lo).
+    int addressKind;
+    long srcHi;
+    long srcLo;
+    long dstHi;
+    long dstLo;
+    int ecn = -1;
+    int ipId = -1;
+    int udpSourcePort = -1;
+
+    Opcode opcode;
+    int destQp;
+    int psn;
+    boolean ackRequest;
+    int padCount;
+    long payloadLength;
+    boolean truncated;
+
+    int aethSyndrome = -1;
+    int aethMsn = -1;
+    long rethVa;
+    long rethRkey;
+    long rethDmaLength = -1;
+    int dethSourceQp = -1;
+    long immediate = -1;
+    long invalidateRkey = -1;
+    int xrcSrq = -1;
+
+    /** ICRC/VCRC: bad (0), good (1), unverified (2); computed only on demand. */
+    private Dissection dissection;
+    private RdmaContext rdma;
+    private int icrcStatus = -1;
+    private int vcrcStatus = -1;
+
+    // Management datagrams to QP1: the CM attribute and the layer holding the CM message.
+    int madClass = -1;
+    int madAttribute = -1;
+    int cmLayer = -1;
+    HeaderType cmType;
+
+    /** Reads frame {@code d}; false when it is not an InfiniBand transport packet. */
+    boolean read(Dissection d) {
+        RdmaContext r = d.rdma();
+        if (!r.isRdma() || r.bthLayer < 0 || d.layerLength(r.bthLayer) < 12) {
+            return false;
+        }
+        dissection = d;
+        rdma = r;
+        icrcStatus = -1;
+        vcrcStatus = -1;
+        frame = d.frame().number();
+        timeNanos = d.frame().timeNanos();
+        capturedLength = d.frame().capturedLength();
+        wireLength = d.frame().wireLength();
+        ByteBuffer b = d.buffer();
+        addressKind = 0;
+        srcHi = srcLo = dstHi = dstLo = 0;
+        ecn = -1;
+        ipId = -1;
+        udpSourcePort = -1;
+        aethSyndrome = aethMsn = dethSourceQp = xrcSrq = madClass = madAttribute = cmLayer = -1;
+        rethDmaLength = immediate = invalidateRkey = -1;
+        rethVa = rethRkey = 0;
+        cmType = null;
+        boolean haveLid = false;
+        int declaredEnd = -1; // where the transport packet ends by its own length fields (frame offset)
+        int slid = 0;
+        int dlid = 0;
+        for (int layer = 0; layer < d.layerCount(); layer++) {
+            HeaderType t = d.layerType(layer);
+            int at = d.layerAt(layer);
+            boolean whole = !d.isLayerTruncated(layer);
+            if (!whole) {
+                continue;
+            }
+            if (t == Ip.IPV4) {
+                addressKind = Address.IPV4;
+                srcLo = Ip.V4_SRC.read(b, at);
+                dstLo = Ip.V4_DST.read(b, at);
+                ecn = (int) (Ip.V4_DSFIELD.read(b, at) & 3);
+                ipId = (int) Ip.V4_ID.read(b, at);
+            } else if (t == Ip.IPV6) {
+                addressKind = Address.IPV6;
+                srcHi = b.getLong(at + Ip.V6_SRC.offset());
+                srcLo = b.getLong(at + Ip.V6_SRC.offset() + 8);
+                dstHi = b.getLong(at + Ip.V6_DST.offset());
+                dstLo = b.getLong(at + Ip.V6_DST.offset() + 8);
+                ecn = (b.get(at + 1) >> 4) & 3; // traffic class spans bytes 0-1: ECN is bits 21:20
+            } else if (t == Transport.UDP) {
+                udpSourcePort = (int) Transport.UDP_SRCPORT.read(b, at);
+                declaredEnd = d.layerStart(layer) + (int) Transport.UDP_LENGTH.read(b, at);
+            } else if (t == InfiniBand.LRH) {
+                haveLid = true;
+                slid = (int) InfiniBand.LRH_SLID.read(b, at);
+                dlid = (int) InfiniBand.LRH_DLID.read(b, at);
+                declaredEnd = d.layerStart(layer) + 4 * (int) InfiniBand.LRH_PKTLEN.read(b, at); // LRH..ICRC
+            } else if (t == InfiniBand.GRH) {
+                addressKind = Address.IPV6;
+                srcHi = b.getLong(at + InfiniBand.GRH_SGID.offset());
+                srcLo = b.getLong(at + InfiniBand.GRH_SGID.offset() + 8);
+                dstHi = b.getLong(at + InfiniBand.GRH_DGID.offset());
+                dstLo = b.getLong(at + InfiniBand.GRH_DGID.offset() + 8);
+                ecn = (int) ((InfiniBand.GRH_TCLASS.read(b, at)) & 3);
+                if (!haveLid) {
+                    declaredEnd = d.layerStart(layer) + 40 + (int) InfiniBand.GRH_PAYLEN.read(b, at); // RoCEv1
+                }
+            } else if (t == InfiniBand.BTH) {
+                psn = (int) InfiniBand.BTH_PSN.read(b, at);
+                destQp = (int) InfiniBand.BTH_DESTQP.read(b, at);
+                ackRequest = InfiniBand.BTH_A.read(b, at) != 0;
+            } else if (t == InfiniBand.AETH) {
+                aethSyndrome = (int) InfiniBand.AETH_SYNDROME.read(b, at);
+                aethMsn = (int) InfiniBand.AETH_MSN.read(b, at);
+            } else if (t == InfiniBand.RETH) {
+                rethVa = InfiniBand.RETH_VA.read(b, at);
+                rethRkey = InfiniBand.RETH_R_KEY.read(b, at);
+                rethDmaLength = InfiniBand.RETH_DMALEN.read(b, at);
+            } else if (t == InfiniBand.DETH) {
+                dethSourceQp = (int) InfiniBand.DETH_SRCQP.read(b, at);
+            } else if (t == InfiniBand.IMMDT) {
+                immediate = InfiniBand.IMMDT_VALUE.read(b, at);
+            } else if (t == InfiniBand.IETH) {
+                invalidateRkey = InfiniBand.IETH_R_KEY.read(b, at);
+            } else if (t == InfiniBand.XRCETH) {
+                xrcSrq = (int) InfiniBand.XRCETH_XRCSRQ.read(b, at);
+            } else if (t == Mad.HEADER) {
+                madClass = (int) Mad.MGMT_CLASS.read(b, at);
+                madAttribute = (int) Mad.ATTRIBUTE_ID.read(b, at);
+            } else if (madClass == Mad.CLASS_CM && Cm.HEADERS.contains(t)) {
+                if (cmLayer < 0) {
+                    cmLayer = layer;
+                    cmType = t;
+                }
+            }
+        }
+        if (addressKind == 0 && haveLid) {
+            addressKind = Address.LID;
+            srcLo = slid;
+            dstLo = dlid;
+        }
+        opcode = Opcodes.of(r.opcode);
+        padCount = r.padCount;
+        truncated = wireLength > capturedLength;
+        if (truncated && declaredEnd > r.payloadStart && r.payloadStart >= 0) {
+            // Cut by the snap length: the packet's own length fields still tell its payload length.
+            payloadLength = Math.max(0, declaredEnd - 4 - padCount - r.payloadStart);
+        } else {
+            payloadLength = r.payloadLength;
+        }
+        return true;
+    }
+
+    int icrcStatus() {
+        if (icrcStatus < 0) {
+            icrcStatus = rdma.icrcOffset < 0 ? Crcs.STATUS_UNVERIFIED : Crcs.icrcStatus(dissection);
+        }
+        return icrcStatus;
+    }
+
+    int vcrcStatus() {
+        if (vcrcStatus < 0) {
+            vcrcStatus = rdma.vcrcOffset < 0 ? Crcs.STATUS_UNVERIFIED : Crcs.vcrcStatus(dissection);
+        }
+        return vcrcStatus;
+    }
+
+    /** A raw ICRC value for telling identical copies apart, or -1 when none was captured. */
+    long icrcValue() {
+        if (rdma.icrcOffset < 0) {
+            return -1;
+        }
+        return dissection.buffer().getInt(dissection.base() + rdma.icrcOffset) & 0xFFFFFFFFL;
+    }
+
+    /** Reads a CM field of the CM message in this frame. */
+    long cm(io.rdmascope.field.Field field) {
+        return field.read(dissection.buffer(), dissection.layerAt(cmLayer));
+    }
+
+    Address source() {
+        return new Address(addressKind, srcHi, srcLo);
+    }
+
+    Address destination() {
+        return new Address(addressKind, dstHi, dstLo);
+    }
+}

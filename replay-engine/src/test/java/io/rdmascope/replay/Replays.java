@@ -1,0 +1,36 @@
+package io.rdmascope.replay;
+
+import io.rdmascope.capture.CaptureFiles;
+import io.rdmascope.capture.PacketSource;
+import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.DissectorChain;
+import io.rdmascope.frame.Frame;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** Test helper: replays a capture file. */
+final class Replays {
+    private Replays() {
+    }
+
+    static ReplayResult of(Path capture) throws IOException {
+        ReplayResult result = new ReplayResult();
+        DissectorChain chain = DissectorChain.standard();
+        Dissection d = new Dissection();
+        try (PacketSource source = CaptureFiles.open(capture)) {
+            Frame f;
+            while ((f = source.next()) != null) {
+                chain.dissect(f, d);
+                result.accept(d);
+            }
+        }
+        return result.finish();
+    }
+
+    static Path cases() {
+        String root = System.getProperty("rdmascope.root");
+        Path base = root != null ? Path.of(root) : Path.of("").toAbsolutePath().getParent();
+        return base.resolve("sample-pcaps").resolve("cases");
+    }
+}
