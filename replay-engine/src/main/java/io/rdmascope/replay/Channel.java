@@ -30,6 +30,9 @@ final class Channel {
      */
     private static final long DUPLICATE_WINDOW_NANOS = 8_192;
 
+    /** How far past the CM start PSN the first request may be and still count the skipped PSNs missing. */
+    private static final int START_PSN_SLACK = 64;
+
     private final Conversation conversation;
     /** Index of the requesting side in the conversation (0 or 1). */
     final int side;
@@ -92,7 +95,10 @@ final class Channel {
         if (!started) {
             started = true;
             int start = requester().startPsn;
-            nextPsn = start >= 0 && Psn.diff(p.psn, start) >= 0 ? start : p.psn;
+            // A first request a little after the announced start PSN means the capture missed the first
+            // few; far from it, the announcement was not what this QP used: trust the wire.
+            int ahead = start < 0 ? -1 : Psn.diff(p.psn, start);
+            nextPsn = ahead >= 0 && ahead <= START_PSN_SLACK ? start : p.psn;
             if (start < 0) {
                 requester().startPsn = p.psn;
             }
@@ -717,7 +723,8 @@ final class Channel {
         MessageBuilder head = outstanding.peekFirst();
         if (head != null && retries >= 0 && !conversation.inError()) {
             int slot = head.firstPsn & (RING - 1);
-            if (ringPsn[slot] == head.firstPsn && ringTransmissions[slot] >= retries + 1) {
+            // At least one retry seen, so the requester is known to retry; the count then says it stopped.
+            if (ringPsn[slot] == head.firstPsn && ringTransmissions[slot] >= Math.max(2, retries + 1)) {
                 giveUp(head.firstPsn, ringFrame[slot], false, ringTransmissions[slot]);
             }
         }

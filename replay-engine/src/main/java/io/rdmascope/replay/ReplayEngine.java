@@ -284,9 +284,12 @@ public final class ReplayEngine {
             c.activeCommId = commId;
             Endpoint active = c.endpoint(0);
             active.qpn = (int) facts.cm(Cm.REQ_LOCAL_QPN);
-            active.startPsn = (int) facts.cm(Cm.REQ_STARTING_PSN);
             active.retryCount = (int) facts.cm(Cm.REQ_RETRY_COUNT);
             Endpoint passive = c.endpoint(1);
+            // The REQ's Starting PSN is what the passive side sends with (Linux ib_cm: the passive QP's
+            // sq_psn and the active QP's rq_psn); every real capture here agrees. rc-transport-rules R1.4
+            // says the opposite.
+            passive.startPsn = (int) facts.cm(Cm.REQ_STARTING_PSN);
             passive.retryCount = active.retryCount; // librdmacm applies the REQ's count on both sides
             passive.rnrRetryCount = (int) facts.cm(Cm.REQ_RNR_RETRY_COUNT);
             int mtuCode = (int) facts.cm(Cm.REQ_PATH_MTU);
@@ -306,7 +309,7 @@ public final class ReplayEngine {
             c.passiveCommId = facts.cm(Cm.REP_LOCAL_COMM_ID);
             Endpoint passive = c.endpoint(1);
             passive.qpn = (int) facts.cm(Cm.REP_LOCAL_QPN);
-            passive.startPsn = (int) facts.cm(Cm.REP_STARTING_PSN);
+            c.endpoint(0).startPsn = (int) facts.cm(Cm.REP_STARTING_PSN); // the active side's send PSN
             c.endpoint(0).rnrRetryCount = (int) facts.cm(Cm.REP_RNR_RETRY_COUNT);
             routes.put(new RouteKey(dst, src, passive.qpn, -1), new Route(c, 0)); // A → B's QP: side 0 sends
             byCommId.put(c.passiveCommId, c);

@@ -234,7 +234,9 @@ public final class Connection {
     }
 
     /**
-     * REQ, REP, RTU over the GSI (QP1): both QPNs and starting PSNs announced, path MTU, local ACK
+     * REQ, REP, RTU over the GSI (QP1): both QPNs and starting PSNs announced — as Linux ib_cm does
+     * it, the REQ's Starting PSN is the one the passive side sends with and the REP's the active
+     * side's (every real capture agrees; rc-transport-rules R1.4 has them the other way round) — path MTU, local ACK
      * timeout {@link #LOCAL_ACK_TIMEOUT}, and the retry counts agreed.
      */
     public Connection establish(int retryCount, int rnrRetryCount) {
@@ -244,12 +246,13 @@ public final class Connection {
         transactionId = (random.nextLong() & 0xFFFFFFFFL) << 32;
         record.setup = "cm";
         int req = gsi(requester, responder, CmMad.req(new CmMad.Request(transactionId, activeCommId, requesterQpn,
-                nextPsn, CmMad.mtuCode(pmtu), 16, 16, LOCAL_ACK_TIMEOUT, retryCount, rnrRetryCount, requester.gid(), responder.gid(),
-                0x4a00 + record.id, requester.ipv4(), responder.ipv4(), requester.caGuid())));
+                responderStartPsn, CmMad.mtuCode(pmtu), 16, 16, LOCAL_ACK_TIMEOUT, retryCount, rnrRetryCount,
+                requester.gid(), responder.gid(), 0x4a00 + record.id, requester.ipv4(), responder.ipv4(),
+                requester.caGuid())));
         transition(req, "req");
         trace.pause(20_000 + random.nextInt(30_000)); // the passive side's rdma_accept
         int rep = gsi(responder, requester, CmMad.rep(transactionId, passiveCommId, activeCommId, responderQpn,
-                responderStartPsn, 16, 16, rnrRetryCount, responder.caGuid()));
+                nextPsn, 16, 16, rnrRetryCount, responder.caGuid()));
         transition(rep, "rep");
         trace.pause(5_000 + random.nextInt(10_000));
         int rtu = gsi(requester, responder, CmMad.rtu(transactionId, activeCommId, passiveCommId));
@@ -267,7 +270,8 @@ public final class Connection {
         transactionId = (random.nextLong() & 0xFFFFFFFFL) << 32;
         record.setup = "cm";
         int req = gsi(requester, responder, CmMad.req(new CmMad.Request(transactionId, activeCommId, requesterQpn,
-                nextPsn, CmMad.mtuCode(pmtu), 16, 16, LOCAL_ACK_TIMEOUT, 7, 7, requester.gid(), responder.gid(), 0x4a00 + record.id,
+                responderStartPsn, CmMad.mtuCode(pmtu), 16, 16, LOCAL_ACK_TIMEOUT, 7, 7, requester.gid(),
+                responder.gid(), 0x4a00 + record.id,
                 requester.ipv4(), responder.ipv4(), requester.caGuid())));
         transition(req, "req");
         trace.pause(10_000 + random.nextInt(10_000));
