@@ -1,0 +1,196 @@
+package io.rdmascope.replay;
+
+import io.rdmascope.proto.ib.InfiniBand;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Unit tests of the transport rules the engine applies, each on a few hand-built packets. */
+class TransportRulesTest {
+
+    private static List<String> kinds(ReplayResult r) {
+        return r.observations().stream().map(Observation::kind).toList();
+    }
+
+    @Nested
+    class PsnArithmetic {
+        @Test
+        void differencesWrapAt2To24() {
+            assertEquals(1, Psn.diff(0, 0xFFFFFF));
+            assertEquals(-1, Psn.diff(0xFFFFFF, 0));
+            assertEquals(5, Psn.diff(2, 0xFFFFFD));
+            assertEquals(0, Psn.add(0xFFFFFF, 1));
+            assertEquals(0xFFFFFF, Psn.add(0, -1));
+        }
+
+        @Test
+        void theHalfPointCountsAsBehindAsRxeDoes() {
+            assertEquals((1 << 23) - 1, Psn.diff((1 << 23) - 1, 0));
+            assertTrue(Psn.diff(1 << 23, 0) < 0);
+        }
+
+        @Test
+        void rangesMayCrossTheWrap() {
+            assertTrue(Psn.within(0, 0xFFFFFE, 1));
+            assertTrue(Psn.within(0xFFFFFF, 0xFFFFFE, 1));
+            assertFalse(Psn.within(2, 0xFFFFFE, 1));
+        }
+
+        @Test
+        void aWriteWhosePsnsWrapIsOneMessageAndTheWrapIsObserved() {
+            Wire w = new Wire();
+            w.request(0x06, 0xFFFFFF, 256, p -> p.set(InfiniBand.RETH_DMALEN, 512));
+            long last = w.request(0x08, 0, 256);
+            w.ack(0, 0x1F, 1);
+            ReplayResult r = w.finish();
+            assertEquals(1, r.messages().size());
+            Message m = r.messages().get(0);
+            assertEquals(0xFFFFFF, m.firstPsn());
+            assertEquals(0, m.lastPsn());
+            assertEquals(512, m.bytes());
+            assertEquals(Message.COMPLETED, m.status());
+            assertEquals(List.of("psn_wrap"), kinds(r));
+            assertEquals(last, r.observations().get(0).frame());
+        }
+    }
+
+    @Nested
+    class Acknowledgement {
+        @Test
+        void oneAckCompletesEverySendUpToItsPsn() {
+            Wire w = new Wire();
+            w.request(0x04, 100, 10);
+            w.request(0x04, 101, 10);
+            w.request(0x04, 102, 10);
+            long ack = w.ack(102, 0x1F, 3);
+            ReplayResult r = w.finish();
+            assertEquals(3, r.messages().size());
+            assertTrue(r.messages().stream().allMatch(m -> m.completionFrame() == ack));
+            assertEquals(List.of("coalesced_ack"), kinds(r));
+            assertEquals(3, ((Observation.CoalescedAck) r.observations().get(0)).messages());
+        }
+
+        @Test
+        void anAckBeyondEverythingSentIsReported() {
+            Wire w = new Wire();
+            w.request(0x04, 100, 10);
+            w.ack(100, 0x1F, 1);
+            w.ack(150, 0x1F, 1);
+            assertEquals(List.of("ack_of_unsent_psn"), kinds(w.finish()));
+        }
+
+        @Test
+        void aReadIsCompletedByItsResponsesNotByALaterAck() {
+            Wire w = new Wire();
+            w.request(0x0C, 10, 0, p -> p.set(InfiniBand.RETH_DMALEN, 100));
+            w.request(0x04, 11, 10);
+            w.ack(11, 0x1F, 2); // covers the SEND; the READ still waits for its response (R3.2)
+            ReplayResult r = w.finish();
+            Message read = r.messages().get(0);
+            assertEquals(MessageKind.READ, read.kind());
+            assertEquals(Message.INCOMPLETE, read.status());
+            assertEquals(Message.COMPLETED, r.messages().get(1).status());
+        }
+    }
+
+    @Nested
+    class Naks {
+        @ParameterizedTest(name = "NAK code {0} is {1}")
+        @CsvSource({"1,nak_invalid_request", "2,nak_remote_access_error", "3,nak_remote_operational_error",
+                "4,nak_invalid_rd_request"})
+        void fatalNaksFailTheMessageAndEndTheConnection(int code, String kind) {
+            Wire w = new Wire();
+            w.request(0x04, 7, 10);
+            w.ack(7, 0x1F, 1);
+            w.request(0x0A, 8, 16, p -> p.set(InfiniBand.RETH_DMALEN, 16));
+            long nak = w.ack(8, 0x60 | code, 1);
+            ReplayResult r = w.finish();
+            assertEquals(List.of(kind, "qp_state"), kinds(r));
+            assertEquals("error", r.observations().get(1).detail());
+            Message failed = r.messages().get(1);
+            assertEquals(Message.FAILED, failed.status());
+            assertEquals(nak, failed.completionFrame().longValue());
+            assertEquals("error", r.flows().get(0).state());
+        }
+
+        @Test
+        void aSequenceNakNamesTheLostPacketAndTheRunIsRetransmission() {
+            Wire w = new Wire();
+            w.request(0x00, 20, 256);
+            long after = w.request(0x02, 22, 100); // 21 never captured
+            w.ack(21, 0x60, 0);
+            w.request(0x01, 21, 256);
+            w.request(0x02, 22, 100);
+            w.ack(22, 0x1F, 1);
+            ReplayResult r = w.finish();
+            assertEquals(List.of("packet_lost", "nak_sequence_error", "retransmission", "retransmission"),
+                    kinds(r));
+            assertEquals(after, r.observations().get(0).frame(), "the loss shows at the first packet after the gap");
+            Message m = r.messages().get(0);
+            assertEquals(612, m.bytes());
+            assertEquals(Message.COMPLETED, m.status());
+        }
+
+        @Test
+        void rnrNakThenRetryAfterTheTimerIsNotATimeout() {
+            Wire w = new Wire();
+            w.request(0x04, 5, 10);
+            w.ack(5, 0x20 | 14, 0);
+            w.request(0x04, 5, 10);
+            w.ack(5, 0x1F, 1);
+            ReplayResult r = w.finish();
+            assertEquals(List.of("rnr_nak", "retransmission"), kinds(r));
+            assertEquals(1_280_000, ((Observation.RnrNak) r.observations().get(0)).timerNanos());
+            assertEquals(Observation.Trigger.RNR_NAK, ((Observation.Retransmission) r.observations().get(1)).trigger());
+        }
+
+        @Test
+        void aResendWithNoNakIsALocalAckTimeout() {
+            Wire w = new Wire();
+            w.request(0x04, 5, 10);
+            w.request(0x04, 5, 10);
+            w.ack(5, 0x1F, 1);
+            assertEquals(List.of("ack_timeout", "retransmission"), kinds(w.finish()));
+        }
+    }
+
+    @Nested
+    class Sequences {
+        @Test
+        void aMiddleWithNoFirstIsReportedAndMakesNoMessage() {
+            Wire w = new Wire();
+            w.request(0x07, 3, 256);
+            ReplayResult r = w.finish();
+            assertEquals(List.of("missing_first"), kinds(r));
+            assertTrue(r.messages().isEmpty());
+        }
+
+        @Test
+        void aFirstWhileAMessageIsOpenFailsTheOpenOne() {
+            Wire w = new Wire();
+            w.request(0x00, 3, 256);
+            w.request(0x04, 4, 10);
+            ReplayResult r = w.finish();
+            assertEquals("missing_last", kinds(r).get(0));
+            assertEquals(Message.FAILED, r.messages().get(0).status());
+            assertNull(r.messages().get(0).completionFrame());
+        }
+    }
+
+    @Test
+    void limitsBoundTheStateAndSayWhenTheyBite() {
+        ReplayResult r = new ReplayResult(new ReplayLimits(2, 4, 2, 8));
+        Wire.feed(r, 5); // five QPs to different destination QPNs
+        r.finish();
+        assertEquals(2, r.flows().size());
+        assertEquals(1, r.observations().stream().filter(o -> o.kind().equals("limit_reached")).count());
+    }
+}
