@@ -157,7 +157,7 @@ final class Channel {
             Operation.Position pos = p.opcode.operation().position();
             if (open != null && (pos == Operation.Position.MIDDLE || pos == Operation.Position.LAST)) {
                 conversation.observe(new Observation.UcMessageDropped(p.frame, conversation.id, open.firstPsn));
-                open.frames.add((int) p.frame);
+                open.addFrame(p.frame, p.timeNanos);
                 open.lastPsn = p.psn;
                 open.bytes += p.payloadLength;
                 MessageBuilder dropped = open;
@@ -191,7 +191,7 @@ final class Channel {
             conversation.observe(new Observation.Duplicate(p.frame, conversation.id, p.psn, ringFrame[slot]));
             conversation.stats.duplicates(side);
             if (m != null) {
-                m.frames.add((int) p.frame);
+                m.addFrame(p.frame, p.timeNanos);
             }
             return;
         }
@@ -227,7 +227,7 @@ final class Channel {
             countBytes(m, p);
         }
         if (m != null) {
-            m.frames.add((int) p.frame);
+            m.addFrame(p.frame, p.timeNanos);
         }
         remember(p, slot, seen ? ringTransmissions[slot] + 1 : 1);
     }
@@ -311,7 +311,7 @@ final class Channel {
             if (Psn.diff(p.psn, open.newestPsn) > 0 && p.psn < open.newestPsn) {
                 conversation.observe(new Observation.PsnWrap(p.frame, conversation.id, p.psn));
             }
-            open.frames.add((int) p.frame);
+            open.addFrame(p.frame, p.timeNanos);
             open.lastPsn = p.psn;
             open.newestPsn = p.psn;
         }
@@ -716,9 +716,10 @@ final class Channel {
 
     /**
      * The capture ended: a head message resent retry_cnt + 1 times with no answer exhausted its
-     * retries (R3.6, when CM told the count); everything else unanswered is incomplete.
+     * retries (R3.6, when CM told the count); everything else unanswered is incomplete — or, if sent
+     * less than an ACK timeout before the end, merely unanswered when the capture stopped.
      */
-    void finish() {
+    void finish(long captureEndNanos) {
         int retries = requester().retryCount;
         MessageBuilder head = outstanding.peekFirst();
         if (head != null && retries >= 0 && !conversation.inError()) {
@@ -735,8 +736,12 @@ final class Channel {
         while (!outstanding.isEmpty()) {
             MessageBuilder m = outstanding.pollFirst();
             if (!m.finished()) {
-                conversation.observe(new Observation.MessageIncomplete(m.firstFrame(), conversation.id, m.firstPsn,
-                        m.kind));
+                // Unanswered for longer than the requester's ACK timeout: it will not complete. Sent in the
+                // capture's last moments: it may simply have been answered after the capture stopped.
+                long silence = captureEndNanos - m.lastRequestNanos;
+                conversation.observe(silence >= requester().ackTimeoutNanos()
+                        ? new Observation.MessageIncomplete(m.firstFrame(), conversation.id, m.firstPsn, m.kind)
+                        : new Observation.UnansweredAtEnd(m.firstFrame(), conversation.id, m.firstPsn, m.kind));
             }
             retire(m);
         }

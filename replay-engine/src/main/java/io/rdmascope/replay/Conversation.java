@@ -108,10 +108,10 @@ final class Conversation {
                 m.completionFrame, m.latencyNanos, m.status, m.immediate, m.invalidatedRkey));
     }
 
-    void finish() {
+    void finish(long captureEndNanos) {
         for (Channel c : channels) {
             if (c != null) {
-                c.finish();
+                c.finish(captureEndNanos);
             }
         }
     }

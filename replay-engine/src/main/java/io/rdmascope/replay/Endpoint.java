@@ -12,6 +12,17 @@ final class Endpoint {
     /** CM: retries its requests may make (transport, RNR); -1 unknown, 7 RNR means infinite. */
     int retryCount = -1;
     int rnrRetryCount = -1;
+    /** CM local ACK timeout code (IBTA C9-140: T_tr = 4.096 µs · 2^code), -1 unknown. */
+    int ackTimeoutCode = -1;
+
+    /**
+     * The requester's local ACK timeout: from CM, else code 14 (67 ms), perftest's default and the
+     * value most stacks use.
+     */
+    long ackTimeoutNanos() {
+        int code = ackTimeoutCode > 0 && ackTimeoutCode < 32 ? ackTimeoutCode : 14;
+        return 4_096L << code;
+    }
 
     Endpoint(Address address) {
         this.address = address;

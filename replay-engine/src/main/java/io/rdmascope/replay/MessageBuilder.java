@@ -15,6 +15,8 @@ final class MessageBuilder {
     final List<Integer> frames = new ArrayList<>(2);
     final List<Integer> responseFrames = new ArrayList<>(0);
     final long firstTimeNanos;
+    /** Time of the newest request frame (the ACK timer restarts with each transmission). */
+    long lastRequestNanos;
     /** RETH DMA length of a WRITE or READ, -1 when none was seen. */
     long dmaLength = -1;
     Long immediate;
@@ -38,6 +40,12 @@ final class MessageBuilder {
         this.newestPsn = firstPsn;
         this.frames.add((int) firstFrame);
         this.firstTimeNanos = firstTimeNanos;
+        this.lastRequestNanos = firstTimeNanos;
+    }
+
+    void addFrame(long frame, long timeNanos) {
+        frames.add((int) frame);
+        lastRequestNanos = Math.max(lastRequestNanos, timeNanos);
     }
 
     boolean finished() {

@@ -180,6 +180,21 @@ public sealed interface Observation {
         }
     }
 
+    /**
+     * A message unanswered when the capture ended, sent less than its requester's ACK timeout before
+     * the end: the answer may simply have come after the capture stopped.
+     */
+    record UnansweredAtEnd(long frame, String conversation, int psn, MessageKind messageKind)
+            implements Observation {
+        public String kind() {
+            return "unanswered_at_capture_end";
+        }
+
+        public String detail() {
+            return messageKind + " at PSN " + psn + " sent less than an ACK timeout before the capture ended";
+        }
+    }
+
     /** UC: a packet of the message never arrived, so the responder dropped all of it (IBTA 9.8.3). */
     record UcMessageDropped(long frame, String conversation, int psn) implements Observation {
         public String kind() {

@@ -33,6 +33,8 @@ public final class ReplayEngine {
     private final Map<Long, Conversation> byCommId = new HashMap<>();
     private boolean conversationLimitReported;
     private boolean finished;
+    /** Time of the newest frame seen, RDMA or not: where the capture ends. */
+    private long lastFrameNanos = Long.MIN_VALUE;
 
     /** Where packets with one key go: a conversation and the side that sends them. */
     private record Route(Conversation conversation, int side) {
@@ -68,6 +70,7 @@ public final class ReplayEngine {
         if (finished) {
             throw new IllegalStateException("finish() was called");
         }
+        lastFrameNanos = Math.max(lastFrameNanos, d.frame().timeNanos());
         if (!facts.read(d)) {
             return;
         }
@@ -285,12 +288,14 @@ public final class ReplayEngine {
             Endpoint active = c.endpoint(0);
             active.qpn = (int) facts.cm(Cm.REQ_LOCAL_QPN);
             active.retryCount = (int) facts.cm(Cm.REQ_RETRY_COUNT);
+            active.ackTimeoutCode = (int) facts.cm(Cm.REQ_PRIM_LOCAL_ACK_TIMEOUT);
             Endpoint passive = c.endpoint(1);
             // The REQ's Starting PSN is what the passive side sends with (Linux ib_cm: the passive QP's
             // sq_psn and the active QP's rq_psn); every real capture here agrees. rc-transport-rules R1.4
             // says the opposite.
             passive.startPsn = (int) facts.cm(Cm.REQ_STARTING_PSN);
             passive.retryCount = active.retryCount; // librdmacm applies the REQ's count on both sides
+            passive.ackTimeoutCode = active.ackTimeoutCode;
             passive.rnrRetryCount = (int) facts.cm(Cm.REQ_RNR_RETRY_COUNT);
             int mtuCode = (int) facts.cm(Cm.REQ_PATH_MTU);
             if (mtuCode >= 1 && mtuCode <= 5) {
@@ -356,7 +361,7 @@ public final class ReplayEngine {
         }
         finished = true;
         for (Conversation c : conversations.values()) {
-            c.finish();
+            c.finish(lastFrameNanos);
         }
     }
 

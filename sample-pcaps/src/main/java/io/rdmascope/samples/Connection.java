@@ -863,9 +863,14 @@ public final class Connection {
         inError = true;
     }
 
-    /** Marks a message as never completed (the capture ends, or its QP died first). */
+    /** Marks a message as never completed: unanswered for longer than the ACK timeout when the capture ends. */
     public void incomplete(Msg m, Integer frame) {
         truth.observe(Expected.MESSAGE_INCOMPLETE, frame, id(), m.firstPsn, m.kind);
+    }
+
+    /** A message still unanswered when the capture ends, sent less than an ACK timeout before the end. */
+    public void unansweredAtEnd(Msg m, Integer frame) {
+        truth.observe(Expected.UNANSWERED_AT_CAPTURE_END, frame, id(), m.firstPsn, m.kind);
     }
 
     /** UC: the responder silently dropped {@code m} because a packet of it never arrived (IBTA 9.8.3). */

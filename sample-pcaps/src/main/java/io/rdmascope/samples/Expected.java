@@ -20,6 +20,7 @@ public enum Expected {
     ACK_TIMEOUT("ack_timeout", "IB-RC-TIMEOUT-001", Severity.WARNING),
     RETRY_EXHAUSTED("retry_exhausted", "IB-RC-TIMEOUT-002", Severity.ERROR),
     MESSAGE_INCOMPLETE("message_incomplete", "IB-RC-MSG-001", Severity.WARNING),
+    UNANSWERED_AT_CAPTURE_END("unanswered_at_capture_end", "IB-CAP-003", Severity.NOTE),
     UC_MESSAGE_DROPPED("uc_message_dropped", "IB-UC-001", Severity.WARNING),
     ECN_CE("ecn_ce", "IB-CC-001", Severity.NOTE),
     CNP("cnp", "IB-CC-002", Severity.NOTE),

@@ -67,8 +67,8 @@ public final class ScenarioCatalog {
                         ScenarioCatalog::rcAckTimeout),
                 new Scenario("rc_rnr", "RNR NAK for a SEND with no receive posted, and the retry after the RNR timer.",
                         17, Format.PCAPNG, V2, ScenarioCatalog::rcRnr),
-                new Scenario("rc_incomplete", "The capture ends before a READ and a WRITE are answered: messages "
-                        + "never completed.", 42, Format.PCAPNG, V2, ScenarioCatalog::rcIncomplete),
+                new Scenario("rc_incomplete", "A READ and a WRITE never answered while traffic goes on past the ACK "
+                        + "timeout (never completed), and a SEND the capture stops before answering.", 42, Format.PCAPNG, V2, ScenarioCatalog::rcIncomplete),
                 new Scenario("rc_retry_exhausted", "RNR retries exhausted (rnr_retry 2) and transport retries "
                         + "exhausted (retry_cnt 3): both QPs end in the error state.", 18, Format.PCAPNG, V2,
                         ScenarioCatalog::rcRetryExhausted),
@@ -338,6 +338,16 @@ public final class ScenarioCatalog {
         int[] writeFrames = c.transmit(write);
         c.incomplete(read, readFrames[0]);
         c.incomplete(write, writeFrames[0]);
+        // Other traffic goes on for longer than the 67 ms ACK timeout, so those two will never complete;
+        // the last SEND, unanswered only because the capture stops, is a note, not a warning.
+        Connection other = f.rc(f.host(3), f.host(4), 1024);
+        for (int i = 0; i < 3; i++) {
+            sendAndAck(f, other, other.send(100));
+            f.pause(40_000_000L);
+        }
+        Msg last = other.send(100);
+        int[] lastFrames = other.transmit(last);
+        other.unansweredAtEnd(last, lastFrames[0]);
     }
 
     static void rcRetryExhausted(Fabric f) {
