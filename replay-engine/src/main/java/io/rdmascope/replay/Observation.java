@@ -328,6 +328,21 @@ public sealed interface Observation {
         }
     }
 
+    /**
+     * A frame the dissectors marked malformed ({@code _ws.malformed}): a header shorter than its type
+     * or a length that contradicts the packet. Frames merely cut by the snap length are reported as
+     * {@link TruncatedFrame} instead.
+     */
+    record Malformed(long frame, String conversation) implements Observation {
+        public String kind() {
+            return "malformed";
+        }
+
+        public String detail() {
+            return "malformed header";
+        }
+    }
+
     /** A state limit was hit: tracking stopped growing there (bounded memory). */
     record LimitReached(long frame, String conversation, String limit) implements Observation {
         public String kind() {

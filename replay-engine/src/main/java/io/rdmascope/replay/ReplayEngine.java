@@ -71,8 +71,15 @@ public final class ReplayEngine {
             throw new IllegalStateException("finish() was called");
         }
         lastFrameNanos = Math.max(lastFrameNanos, d.frame().timeNanos());
+        boolean cutBySnapLength = d.frame().wireLength() > d.frame().capturedLength();
         if (!facts.read(d)) {
+            if (d.isMalformed() && !cutBySnapLength) {
+                listener.observation(new Observation.Malformed(d.frame().number(), null));
+            }
             return;
+        }
+        if (d.isMalformed() && !cutBySnapLength) {
+            listener.observation(new Observation.Malformed(facts.frame, null));
         }
         Operation op = facts.opcode.operation();
         Service service = facts.opcode.service();

@@ -1,0 +1,210 @@
+package io.rdmascope.rules;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every conformance rule, as data. Ids are stable (the scenario truth files and users' rules files
+ * name them); a rule's revision goes up when what it means changes. References cite the IBTA
+ * compliance statement where the public sources quote one (see ../shared/reference/rc-transport-rules.md,
+ * cited as R-numbers), else the chapter and annex.
+ */
+public final class RuleCatalog {
+    private static final String RC = "IBTA Vol. 1 ch. 9 (RC transport)";
+
+    private static final List<Rule> RULES = List.of(
+            rule("IB-ICRC-001", Severity.ERROR, "Invariant CRC does not verify",
+                    "IBTA Vol. 1 7.8.1; Annex A16/A17 (RoCE ICRC)",
+                    "The ICRC covers every field no switch or router may change. A bad ICRC means the packet was "
+                            + "damaged in flight or built wrongly; the receiver drops it silently, so it shows up as "
+                            + "a NAK and a retransmission. Typical cause: a faulty link or cable, a NIC or firmware "
+                            + "bug in the CRC or in a field it covers, or a middlebox rewriting a covered field.",
+                    "bad_icrc"),
+            rule("IB-VCRC-001", Severity.ERROR, "Variant CRC does not verify", "IBTA Vol. 1 7.8.2",
+                    "The VCRC protects a native InfiniBand packet on one link. A bad VCRC means bit errors on the "
+                            + "last link before the capture point. Typical cause: a bad cable, connector or port.",
+                    "bad_vcrc"),
+            rule("IB-HDR-001", Severity.ERROR, "Malformed header", "IBTA Vol. 1 ch. 5-9 (packet formats)",
+                    "A header is shorter than its type requires, or a length field contradicts the packet (a pad "
+                            + "count larger than the payload, a UDP length shorter than its header). Typical cause: "
+                            + "a sender building packets wrongly, or a capture tool mangling them.",
+                    "malformed"),
+            rule("IB-CAP-001", Severity.WARNING, "Frame cut short by the capture",
+                    "pcap/pcapng snap length (not a protocol fault)",
+                    "The capture kept fewer bytes than the frame had, so its ICRC cannot be verified and its "
+                            + "payload cannot be inspected. Typical cause: a snap length below the path MTU plus "
+                            + "headers; capture with -s 0 or a larger -s.",
+                    "truncated_frame"),
+            rule("IB-CAP-002", Severity.NOTE, "Packet missing from the capture but acknowledged",
+                    RC + ", PSN rules (R2.1) and observer limits (rules §8)",
+                    "A request PSN never appears in the capture, yet the responder acknowledged it and nobody "
+                            + "resent it: it crossed the wire but the capture point missed it. Typical cause: a "
+                            + "mirror port or capture buffer overrun. Not a fabric fault, but the capture is lossy.",
+                    "missing_from_capture"),
+            rule("IB-CAP-003", Severity.NOTE, "Message unanswered when the capture ended",
+                    RC + ", local ACK timeout (C9-140)",
+                    "A request was sent less than one ACK timeout before the capture stopped and has no answer in "
+                            + "it; the answer may simply have come later. Capture a little longer to know.",
+                    "unanswered_at_capture_end"),
+            rule("IB-RC-PSN-001", Severity.WARNING, "Packet lost on the wire", RC + ", PSN checks (R2.1, R3.3)",
+                    "A request PSN went missing and was then NAK'd or resent: the packet was lost between the "
+                            + "requester and the responder. The frame is where the loss shows: the first packet "
+                            + "after the gap, or the lost packet itself when the loss happened after the capture "
+                            + "point. Typical cause: congestion drops on a lossy (non-PFC) fabric, link errors, or "
+                            + "buffer exhaustion in a switch or NIC.",
+                    "packet_lost"),
+            rule("IB-RC-PSN-002", Severity.WARNING, "Duplicate packet", RC + ", duplicate requests (C9-105)",
+                    "An isolated byte-identical copy of a request arrived microseconds after the original with no "
+                            + "NAK or timeout to explain it: not a retransmission. Typical cause: a switch or mirror "
+                            + "duplicating frames, or a capture taken at two points at once.",
+                    "duplicate"),
+            rule("IB-RC-PSN-003", Severity.WARNING, "Retransmission", RC + ", go-back-N (R3.3, R3.4, R3.6)",
+                    "The requester sent a PSN again after a NAK, an RNR NAK or its ACK timer. Every retransmission "
+                            + "costs at least a round trip and a window of goodput. Typical cause: loss (see "
+                            + "IB-RC-PSN-001), a slow responder, or an ACK timeout set too short.",
+                    "retransmission"),
+            rule("IB-RC-TIMEOUT-001", Severity.WARNING, "Local ACK timeout", RC + ", C9-140 (T_tr = 4.096 µs · 2^timeout)",
+                    "A retransmission run started with no NAK to trigger it: the requester's ACK timer expired. "
+                            + "Timeouts stall a QP for the whole timeout. Typical cause: a lost tail packet or a "
+                            + "lost ACK, or a responder too slow to answer within the timeout.",
+                    "ack_timeout"),
+            rule("IB-RC-TIMEOUT-002", Severity.ERROR, "Transport retries exhausted", RC + ", R3.6 (RETRY_EXC_ERR)",
+                    "The same PSN was sent retry_cnt + 1 times without progress and the requester gave up: its "
+                            + "work request failed with RETRY_EXC_ERR and the QP went to the error state. Typical "
+                            + "cause: the responder is gone or unreachable (link down, wrong path, host crashed).",
+                    "retry_exhausted"),
+            rule("IB-RC-NAK-001", Severity.WARNING, "NAK: PSN sequence error", RC + ", R2.1 (one NAK per gap)",
+                    "The responder received a PSN ahead of the one it expected and asked the requester to go back. "
+                            + "Typical cause: a packet lost or corrupted on the way to the responder.",
+                    "nak_sequence_error"),
+            rule("IB-RC-NAK-002", Severity.ERROR, "NAK: invalid request", RC + ", R2.2-R2.4 (REM_INV_REQ_ERR)",
+                    "The responder rejected a request as invalid: an opcode out of sequence, an operation the QP "
+                            + "does not allow (e.g. READ without remote read access), or a length error. Both QPs "
+                            + "enter the error state. Typical cause: an application or NIC bug, or QP access flags "
+                            + "that do not match what the peer does.",
+                    "nak_invalid_request"),
+            rule("IB-RC-NAK-003", Severity.ERROR, "NAK: remote access error", RC + ", R2.4 (REM_ACCESS_ERR)",
+                    "The responder refused a memory access: unknown or invalidated R_Key, address out of the "
+                            + "region's bounds, or missing rights. Both QPs enter the error state. Typical cause: "
+                            + "a stale or wrong R_Key, a deregistered memory region, or an address computed wrongly.",
+                    "nak_remote_access_error"),
+            rule("IB-RC-NAK-004", Severity.ERROR, "NAK: remote operational error", RC + ", R2.4 (REM_OP_ERR)",
+                    "The responder could not complete a request for a reason on its side (a malformed receive "
+                            + "WQE, an internal failure). Both QPs enter the error state.",
+                    "nak_remote_operational_error"),
+            rule("IB-RC-NAK-005", Severity.ERROR, "NAK: invalid RD request", RC + ", AETH NAK code 4",
+                    "A reliable-datagram responder rejected a request. Both QPs enter the error state.",
+                    "nak_invalid_rd_request"),
+            rule("IB-RC-RNR-001", Severity.WARNING, "Receiver not ready (RNR NAK)", RC + ", R2.4, R3.4",
+                    "A SEND (or WRITE with immediate) arrived when the responder had no receive buffer posted; the "
+                            + "requester waits the RNR timer and tries again. Typical cause: the receiving "
+                            + "application posts receives too slowly or too few.",
+                    "rnr_nak"),
+            rule("IB-RC-RNR-002", Severity.ERROR, "RNR retries exhausted", RC + ", R3.4 (RNR_RETRY_EXC_ERR)",
+                    "The responder kept answering RNR NAK until the requester's rnr_retry count ran out: the work "
+                            + "request failed and the QP went to the error state. Typical cause: a receiver that "
+                            + "stopped posting receive buffers.",
+                    "rnr_retry_exhausted"),
+            rule("IB-RC-OPSEQ-001", Severity.ERROR, "MIDDLE or LAST packet with no FIRST", RC + ", R2.2",
+                    "A SEND or WRITE MIDDLE/LAST arrived in sequence with no message open: the responder NAKs it "
+                            + "as an invalid request. Typical cause: a requester bug in message segmentation.",
+                    "missing_first"),
+            rule("IB-RC-OPSEQ-002", Severity.ERROR, "New message while another is unfinished", RC + ", R2.2",
+                    "A FIRST, ONLY, READ or atomic arrived while a SEND or WRITE still lacked its LAST packet. The "
+                            + "unfinished message can never complete. Typical cause: a requester bug.",
+                    "missing_last"),
+            rule("IB-LEN-001", Severity.ERROR, "Payload larger than the path MTU", RC + ", C9-92, C9-94 (R2.3)",
+                    "A packet carries more payload than the connection's path MTU (from CM, or learned from "
+                            + "full-sized packets). Typical cause: mismatched MTU settings between the two QPs.",
+                    "payload_over_pmtu"),
+            rule("IB-LEN-002", Severity.ERROR, "FIRST or MIDDLE packet shorter than the path MTU", RC + ", R2.3",
+                    "Every packet of a multi-packet message but the last must carry exactly the path MTU. Typical "
+                            + "cause: a requester segmenting with the wrong MTU.",
+                    "short_non_final_packet"),
+            rule("IB-LEN-003", Severity.ERROR, "WRITE length differs from its RETH DMA length", RC + ", R2.3",
+                    "The bytes a WRITE carried do not add up to the DMA length its RETH announced. Typical cause: a "
+                            + "requester bug, or packets of the message missing.",
+                    "dma_length_mismatch"),
+            rule("IB-LEN-004", Severity.ERROR, "Wrong pad count", "IBTA Vol. 1 9.2 (BTH PadCnt); R2.3",
+                    "BTH PadCnt must make payload plus pad a multiple of four bytes, and only the last packet of a "
+                            + "message may be padded. Typical cause: a requester or NIC bug in padding.",
+                    "wrong_pad_count"),
+            rule("IB-RC-MATCH-001", Severity.ERROR, "READ response that answers no READ", RC + ", R3.1, R3.8",
+                    "A READ response's PSN lies outside every outstanding READ. The requester must treat it as an "
+                            + "error. Typical cause: a responder bug, or a capture that misses the READ request.",
+                    "unmatched_read_response"),
+            rule("IB-RC-MATCH-002", Severity.ERROR, "ACK of a PSN never sent", RC + ", R3.1",
+                    "An acknowledgement names a PSN beyond the newest the requester has sent. Typical cause: a "
+                            + "responder bug, or PSNs that disagree between the two ends (a wrong CM starting PSN).",
+                    "ack_of_unsent_psn"),
+            rule("IB-RC-MATCH-003", Severity.ERROR, "Atomic acknowledge that answers no atomic", RC + ", R3.8",
+                    "An ATOMIC ACKNOWLEDGE's PSN matches no outstanding compare-and-swap or fetch-and-add.",
+                    "unmatched_atomic_ack"),
+            rule("IB-RC-MSG-001", Severity.WARNING, "Message never completed", RC + ", R3.2",
+                    "A message (often a READ) had no acknowledgement or response for longer than the requester's "
+                            + "ACK timeout before the capture ended. Typical cause: a hung responder, a lost "
+                            + "response with no retry, or a QP that died silently.",
+                    "message_incomplete"),
+            rule("IB-UC-001", Severity.WARNING, "UC message dropped for a missing packet", "IBTA Vol. 1 9.8.3",
+                    "UC has no retransmission: when a packet of a message is lost, the receiver silently discards "
+                            + "the whole message. Typical cause: loss on the wire.",
+                    "uc_message_dropped"),
+            rule("IB-CC-001", Severity.NOTE, "ECN Congestion Experienced mark", "RFC 3168; IBTA Annex A17.9 (RoCEv2 CC)",
+                    "A switch marked a data packet CE: a queue on its path was filling. The receiving NIC answers "
+                            + "with CNPs and the sender slows down (DCQCN). Expected on a busy fabric; many marks "
+                            + "mean a congestion hot spot.",
+                    "ecn_ce"),
+            rule("IB-CC-002", Severity.NOTE, "Congestion notification packet", "IBTA Annex A17.9.3",
+                    "A NIC told a sender's QP that its packets arrived CE-marked; the sender cuts its rate. Normal "
+                            + "under load; frequent CNPs mean sustained congestion.",
+                    "cnp"),
+            rule("IB-CM-001", Severity.NOTE, "Connection request rejected", "IBTA Vol. 1 12.6.7 (REJ)",
+                    "The passive side rejected a CM REQ; the reason code says why (e.g. Consumer Reject: nobody "
+                            + "listening on the service).",
+                    "cm_reject"),
+            rule("RS-ENGINE-001", Severity.NOTE, "Analysis limit reached", "rdmascope replay limits",
+                    "The replay engine stopped tracking more state (conversations, outstanding messages, missing "
+                            + "PSNs) to keep memory bounded; analysis past the limit is partial.",
+                    "limit_reached"));
+
+    private static final Map<String, Rule> BY_ID = index();
+
+    private RuleCatalog() {
+    }
+
+    private static Rule rule(String id, Severity severity, String summary, String reference, String explanation,
+                             String... observations) {
+        return new Rule(id, 1, severity, summary, reference, explanation, List.of(observations));
+    }
+
+    private static Map<String, Rule> index() {
+        Map<String, Rule> m = new LinkedHashMap<>();
+        for (Rule r : RULES) {
+            if (m.put(r.id(), r) != null) {
+                throw new IllegalStateException("rule id twice: " + r.id());
+            }
+        }
+        return m;
+    }
+
+    /** All rules, in catalog order. */
+    public static List<Rule> all() {
+        return RULES;
+    }
+
+    /** The rule with this id, or null. */
+    public static Rule byId(String id) {
+        return BY_ID.get(id);
+    }
+
+    /** The rule an observation kind raises, or null when it raises none (state changes, PSN wraps…). */
+    public static Rule forObservation(String kind) {
+        for (Rule r : RULES) {
+            if (r.observations().contains(kind)) {
+                return r;
+            }
+        }
+        return null;
+    }
+}

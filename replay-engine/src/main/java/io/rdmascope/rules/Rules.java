@@ -1,0 +1,55 @@
+package io.rdmascope.rules;
+
+import io.rdmascope.replay.Observation;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Turns the replay engine's observations into findings, under a rules configuration. */
+public final class Rules {
+    private Rules() {
+    }
+
+    /** Findings for {@code observations}, sorted by first frame (then rule id), as the reports list them. */
+    public static List<Finding> evaluate(List<? extends Observation> observations, RulesConfig config) {
+        Map<Rule, List<Finding>> byRule = new HashMap<>();
+        List<Rule> order = new ArrayList<>();
+        for (Observation o : observations) {
+            Rule rule = RuleCatalog.forObservation(o.kind());
+            if (rule == null || !config.enabled(rule)) {
+                continue;
+            }
+            List<Finding> list = byRule.computeIfAbsent(rule, r -> {
+                order.add(r);
+                return new ArrayList<>();
+            });
+            list.add(new Finding(rule.id(), config.severity(rule).id(), rule.summary(), rule.reference(),
+                    o.frame() > 0 ? List.of(o.frame()) : List.of(), o.conversation(), o.detail()));
+        }
+        List<Finding> out = new ArrayList<>();
+        for (Rule r : order) {
+            List<Finding> list = byRule.get(r);
+            if (list.size() > config.threshold(r)) {
+                out.addAll(list);
+            }
+        }
+        out.sort(Comparator.comparingLong(Finding::firstFrame).thenComparing(Finding::rule));
+        return out;
+    }
+
+    /** How many findings there are of each severity. */
+    public static Map<Severity, Integer> counts(List<Finding> findings) {
+        Map<Severity, Integer> counts = new EnumMap<>(Severity.class);
+        for (Severity s : Severity.values()) {
+            counts.put(s, 0);
+        }
+        for (Finding f : findings) {
+            counts.merge(Severity.parse(f.severity()), 1, Integer::sum);
+        }
+        return counts;
+    }
+}
