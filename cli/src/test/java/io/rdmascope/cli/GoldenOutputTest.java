@@ -8,15 +8,17 @@ import org.junit.jupiter.api.TestFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Golden outputs: {@code dissect -V} and {@code dissect -T json} of every committed scenario capture
- * are exactly the committed text. Any change to decoding or formatting shows here as a diff; when it
- * is deliberate, {@code sample-pcaps/update-goldens} rewrites them.
+ * Golden outputs: {@code dissect -V}, {@code dissect -T json}, {@code messages --json} and
+ * {@code flows} of every committed scenario capture are exactly the committed text. Any change to
+ * decoding, replay or formatting shows here as a diff; when it is deliberate,
+ * {@code sample-pcaps/update-goldens} rewrites them.
  */
 class GoldenOutputTest {
     private static final String REGENERATE = "if the change is deliberate, run sample-pcaps/update-goldens and "
@@ -31,21 +33,32 @@ class GoldenOutputTest {
     @TestFactory
     Stream<DynamicTest> verboseTreesMatchTheGoldens() {
         return ScenarioCatalog.all().stream().map(s -> DynamicTest.dynamicTest(s.name(),
-                () -> compare(s, "dissect-V.txt", "-V")));
+                () -> compare(s, "dissect-V.txt", "dissect", "-V")));
     }
 
     @TestFactory
     Stream<DynamicTest> jsonMatchesTheGoldens() {
         return ScenarioCatalog.all().stream().map(s -> DynamicTest.dynamicTest(s.name(),
-                () -> compare(s, "dissect.json", "-T", "json")));
+                () -> compare(s, "dissect.json", "dissect", "-T", "json")));
     }
 
-    private static void compare(Scenario s, String golden, String... options) throws IOException {
+    @TestFactory
+    Stream<DynamicTest> messagesJsonMatchesTheGoldens() {
+        return ScenarioCatalog.all().stream().map(s -> DynamicTest.dynamicTest(s.name(),
+                () -> compare(s, "messages.json", "messages", "--json")));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> flowsMatchTheGoldens() {
+        return ScenarioCatalog.all().stream().map(s -> DynamicTest.dynamicTest(s.name(),
+                () -> compare(s, "flows.txt", "flows")));
+    }
+
+    /** Runs {@code verbAndOptions} on the scenario's capture (given last) and compares with the golden. */
+    private static void compare(Scenario s, String golden, String... verbAndOptions) throws IOException {
         Path folder = cases().resolve(s.name());
         Path capture = folder.resolve(s.name() + "." + s.format().extension());
-        String[] args = new String[options.length + 2];
-        args[0] = "dissect";
-        System.arraycopy(options, 0, args, 1, options.length);
+        String[] args = Arrays.copyOf(verbAndOptions, verbAndOptions.length + 1);
         args[args.length - 1] = capture.toString();
         Cli run = Cli.run(args);
         assertEquals(0, run.status(), run.err());
