@@ -29,6 +29,8 @@ final class Conversation {
     /** CM communication IDs of the active and passive sides, 0 when no CM. */
     long activeCommId;
     long passiveCommId;
+    /** Time of the frame being replayed, set by the engine before it hands the frame over. */
+    long currentTimeNanos;
 
     Conversation(String id, Transport transport, Address side0, Address side1, ReplayListener listener,
                  ReplayLimits limits) {
@@ -61,6 +63,7 @@ final class Conversation {
 
     void transition(long frame, String newState) {
         state = newState;
+        stats.touch(currentTimeNanos);
         lifecycle.add(new Flow.Transition(frame, newState));
         observe(new Observation.StateChange(frame, id, newState));
     }
@@ -119,9 +122,13 @@ final class Conversation {
     Flow flow() {
         Map<MessageKind, Flow.Latency> byKind = new EnumMap<>(MessageKind.class);
         stats.latencyByKind.forEach((k, h) -> byKind.put(k, Flow.Latency.of(h)));
-        return new Flow(id, transport, side(0), side(1), setup, state, pmtu > 0 ? pmtu : null,
-                Math.max(0, stats.firstNanos), stats.lastNanos, List.copyOf(lifecycle), Flow.Latency.of(stats.latency),
-                byKind);
+        long first = Math.max(0, stats.firstNanos);
+        long duration = Math.max(0, stats.lastNanos - first);
+        Flow.Side a = side(0);
+        Flow.Side b = side(1);
+        return new Flow(id, transport, a, b, setup, state == null ? "active" : state, pmtu > 0 ? pmtu : null, first,
+                stats.lastNanos, duration, Flow.goodput(a.messageBytes() + b.messageBytes(), duration),
+                List.copyOf(lifecycle), Flow.Latency.of(stats.latency), byKind);
     }
 
     private Flow.Side side(int s) {

@@ -39,6 +39,14 @@ final class ConversationStats {
         lastNanos = Math.max(lastNanos, timeNanos);
     }
 
+    /** Activity that is not a transport packet (a CM MAD) still spans the conversation's lifetime. */
+    void touch(long timeNanos) {
+        if (firstNanos < 0) {
+            firstNanos = timeNanos;
+        }
+        lastNanos = Math.max(lastNanos, timeNanos);
+    }
+
     void completed(int side, MessageBuilder m) {
         messages[side]++;
         messageBytes[side] += m.bytes;

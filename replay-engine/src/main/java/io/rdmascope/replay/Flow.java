@@ -6,13 +6,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One conversation as {@code flows} shows it: its two sides, how it was set up and ended, and its
- * statistics. Side "a" is the side that sent the first request (or the CM active side).
+ * One conversation as {@code flows} shows it: its two sides, how it was set up and ended ({@code state}:
+ * the newest CM state, "error", or "active" when nothing on the wire said), and its statistics. Side
+ * "a" is the side that sent the first request (or the CM active side). The duration runs from its
+ * first to its last frame, CM included.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Flow(String conversation, Transport transport, Side a, Side b, String setup, String state,
-                   Integer pmtu, long firstTimeNanos, long lastTimeNanos, List<Transition> lifecycle,
-                   Latency latency, Map<MessageKind, Latency> latencyByKind) {
+                   Integer pmtu, long firstTimeNanos, long lastTimeNanos, long durationNanos,
+                   double goodputBitsPerSecond, List<Transition> lifecycle, Latency latency,
+                   Map<MessageKind, Latency> latencyByKind) {
 
     /**
      * What one side sent as requester and what happened to it: packets and payload it sent, messages
@@ -37,12 +40,8 @@ public record Flow(String conversation, Transport transport, Side a, Side b, Str
         }
     }
 
-    /** Goodput of completed messages over the conversation's lifetime, bits per second (0 if instantaneous). */
-    public double goodputBitsPerSecond() {
-        long duration = lastTimeNanos - firstTimeNanos;
-        if (duration <= 0) {
-            return 0;
-        }
-        return (a.messageBytes() + b.messageBytes()) * 8e9 / duration;
+    /** Goodput: bytes of completed messages over the conversation's lifetime, in bits per second (0 if instantaneous). */
+    static double goodput(long messageBytes, long durationNanos) {
+        return durationNanos <= 0 ? 0 : messageBytes * 8e9 / durationNanos;
     }
 }

@@ -110,6 +110,11 @@ public final class ReplayEngine {
         }
         Conversation c = route.conversation();
         int side = route.side();
+        c.currentTimeNanos = facts.timeNanos;
+        Endpoint sender = c.endpoint(side);
+        if (sender.udpSourcePort < 0) {
+            sender.udpSourcePort = facts.udpSourcePort; // CM-made routes learn the port from the first packet
+        }
         c.stats.packet(side, facts.timeNanos, facts.payloadLength);
         frameChecks(c);
         if (transport == Transport.UD) {
@@ -310,7 +315,7 @@ public final class ReplayEngine {
             }
             routes.put(new RouteKey(dst, src, active.qpn, -1), new Route(c, 1));
             byCommId.put(commId, c);
-            c.transition(facts.frame, "req");
+            transition(c, "req");
             return;
         }
         if (facts.cmType == Cm.REP) {
@@ -325,13 +330,13 @@ public final class ReplayEngine {
             c.endpoint(0).rnrRetryCount = (int) facts.cm(Cm.REP_RNR_RETRY_COUNT);
             routes.put(new RouteKey(dst, src, passive.qpn, -1), new Route(c, 0)); // A → B's QP: side 0 sends
             byCommId.put(c.passiveCommId, c);
-            c.transition(facts.frame, "rep");
+            transition(c, "rep");
             return;
         }
         if (facts.cmType == Cm.RTU) {
             Conversation c = byCommId.get(facts.cm(Cm.RTU_REMOTE_COMM_ID));
             if (c != null) {
-                c.transition(facts.frame, "established");
+                transition(c, "established");
             }
             return;
         }
@@ -339,7 +344,7 @@ public final class ReplayEngine {
             Conversation c = byCommId.get(facts.cm(Cm.REJ_REMOTE_COMM_ID));
             if (c != null) {
                 int reason = (int) facts.cm(Cm.REJ_REASON);
-                c.transition(facts.frame, "rejected");
+                transition(c, "rejected");
                 c.observe(new Observation.CmReject(facts.frame, c.id, reason, Cm.REJ_REASON_NAMES.nameOf(reason)));
             }
             return;
@@ -347,16 +352,21 @@ public final class ReplayEngine {
         if (facts.cmType == Cm.DREQ) {
             Conversation c = byCommId.get(facts.cm(Cm.DREQ_REMOTE_COMM_ID));
             if (c != null) {
-                c.transition(facts.frame, "disconnecting");
+                transition(c, "disconnecting");
             }
             return;
         }
         if (facts.cmType == Cm.DREP) {
             Conversation c = byCommId.get(facts.cm(Cm.DREP_REMOTE_COMM_ID));
             if (c != null) {
-                c.transition(facts.frame, "closed");
+                transition(c, "closed");
             }
         }
+    }
+
+    private void transition(Conversation c, String state) {
+        c.currentTimeNanos = facts.timeNanos;
+        c.transition(facts.frame, state);
     }
 
     // ---- end ------------------------------------------------------------------------------------------

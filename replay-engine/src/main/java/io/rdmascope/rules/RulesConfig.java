@@ -1,7 +1,6 @@
 package io.rdmascope.rules;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -12,7 +11,7 @@ import java.util.Map;
 /**
  * A user's adjustments to the catalog (the {@code --rules FILE} of {@code check}): rules switched
  * off, severities changed, and per-rule thresholds — a rule with a threshold N reports its findings
- * only when it fires more than N times. JSON:
+ * only when it fires more than N times. JSON (or the same in YAML, for a .yaml/.yml file):
  * <pre>{@code
  * {"rules": {"IB-RC-PSN-003": {"severity": "note", "threshold": 10},
  *            "IB-CC-001": {"enabled": false}}}
@@ -30,7 +29,7 @@ public final class RulesConfig {
 
     /** Reads a rules file; every rule id and key is checked, so a typo is an error, not a silent no-op. */
     public static RulesConfig read(Path file) throws IOException {
-        JsonNode root = new ObjectMapper().readTree(file.toFile());
+        JsonNode root = ConfigFiles.read(file);
         RulesConfig c = new RulesConfig();
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException(file + ": expected a JSON object with a \"rules\" member");
