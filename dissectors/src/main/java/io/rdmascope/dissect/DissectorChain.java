@@ -102,6 +102,9 @@ public final class DissectorChain {
     }
 
     public boolean isRocePort(int port) {
+        if (rocePorts.length == 1) {
+            return rocePorts[0] == port; // the usual case: 4791 alone
+        }
         return Arrays.binarySearch(rocePorts, port) >= 0;
     }
 

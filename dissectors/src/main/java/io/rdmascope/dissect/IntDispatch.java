@@ -32,7 +32,18 @@ public final class IntDispatch {
 
     /** The dissector registered for {@code key}, or null. */
     public Dissector get(int key) {
+        if (keys.length <= LINEAR_MAX) {
+            // A handful of keys (ethertypes, IP protocols): a straight scan beats a binary search's branches.
+            for (int i = 0; i < keys.length; i++) {
+                if (keys[i] == key) {
+                    return values[i];
+                }
+            }
+            return null;
+        }
         int i = Arrays.binarySearch(keys, key);
         return i >= 0 ? values[i] : null;
     }
+
+    private static final int LINEAR_MAX = 8;
 }

@@ -1,6 +1,7 @@
 package io.rdmascope.replay;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -107,7 +108,8 @@ final class Conversation {
         Endpoint from = endpoints[side];
         Endpoint to = endpoints[1 - side];
         listener.message(new Message(id, from.address.text(), to.address.text(), from.qpn < 0 ? null : from.qpn,
-                to.qpn, m.kind, transport, m.firstPsn, m.lastPsn, m.bytes, m.frames, m.responseFrames,
+                to.qpn, m.kind, transport, m.firstPsn, m.lastPsn, m.bytes, Collections.unmodifiableList(m.frames),
+                m.responseFrames.isEmpty() ? List.of() : Collections.unmodifiableList(m.responseFrames),
                 m.completionFrame, m.latencyNanos, m.status, m.immediate, m.invalidatedRkey));
     }
 

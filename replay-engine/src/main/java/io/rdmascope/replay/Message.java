@@ -22,8 +22,12 @@ public record Message(String conversation, String src, String dst, Integer srcQp
     public static final String FAILED = "failed";
     public static final String DROPPED = "dropped";
 
+    /**
+     * The frame lists are taken as given, not copied (one message per few frames makes copies a hot
+     * spot): the engine hands over unmodifiable lists it no longer touches.
+     */
     public Message {
-        frames = List.copyOf(frames);
-        responseFrames = List.copyOf(responseFrames);
+        frames = java.util.Objects.requireNonNull(frames);
+        responseFrames = java.util.Objects.requireNonNull(responseFrames);
     }
 }
