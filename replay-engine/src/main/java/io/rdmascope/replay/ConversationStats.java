@@ -29,6 +29,7 @@ final class ConversationStats {
     long lastNanos;
     final LatencyHistogram latency = new LatencyHistogram();
     final Map<MessageKind, LatencyHistogram> latencyByKind = new EnumMap<>(MessageKind.class);
+    final TimeSeries goodput = new TimeSeries();
 
     void packet(int side, long timeNanos, long payload) {
         packets[side]++;
@@ -51,6 +52,7 @@ final class ConversationStats {
         messages[side]++;
         messageBytes[side] += m.bytes;
         if (m.latencyNanos != null) {
+            goodput.add(m.firstTimeNanos + m.latencyNanos, m.bytes);
             latency.add(m.latencyNanos);
             latencyByKind.computeIfAbsent(m.kind, k -> new LatencyHistogram()).add(m.latencyNanos);
         }

@@ -15,7 +15,15 @@ import java.util.Map;
 public record Flow(String conversation, Transport transport, Side a, Side b, String setup, String state,
                    Integer pmtu, long firstTimeNanos, long lastTimeNanos, long durationNanos,
                    double goodputBitsPerSecond, List<Transition> lifecycle, Latency latency,
-                   Map<MessageKind, Latency> latencyByKind) {
+                   Map<MessageKind, Latency> latencyByKind, Series goodputOverTime) {
+
+    /**
+     * Bytes of completed messages over time, by completion time: bucket i covers
+     * [startNanos + i·bucketNanos, +bucketNanos). The bucket width grows with the conversation so the
+     * series stays short (at most 1,024 buckets).
+     */
+    public record Series(long startNanos, long bucketNanos, long[] bytes) {
+    }
 
     /**
      * What one side sent as requester and what happened to it: packets and payload it sent, messages
