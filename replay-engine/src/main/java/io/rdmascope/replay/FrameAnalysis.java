@@ -1,0 +1,160 @@
+package io.rdmascope.replay;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The replay engine's verdicts per frame, for display filters and columns (like Wireshark's
+ * {@code tcp.analysis.*}): which observations a frame carries and which message it belongs to.
+ * Built after a full replay (a first pass), then asked per frame during a second pass. Compact:
+ * one long of observation bits and one int message index per frame number.
+ *
+ * <p>Field names (all under {@code rdmascope.}): {@code rdmascope.analysis.KIND} for every
+ * observation kind (e.g. {@code rdmascope.analysis.retransmission}), plus
+ * {@code rdmascope.analysis.psn_gap} (lost on the wire or missing from the capture) and
+ * {@code rdmascope.analysis.nak} (any NAK); {@code rdmascope.conversation};
+ * {@code rdmascope.message.kind}, {@code .status}, {@code .bytes}, {@code .latency} (nanoseconds)
+ * for every request, response and completion frame of a message.
+ */
+public final class FrameAnalysis {
+
+    /** Value types of analysis fields, as the filter compiler types them. */
+    public enum Type { BOOLEAN, UNSIGNED, STRING, NANOSECONDS }
+
+    /** One analysis field. */
+    public record Field(String name, Type type, String description) {
+    }
+
+    /** Every observation kind the engine can produce, in a fixed order: the bit index of each. */
+    private static final List<String> KINDS = List.of("packet_lost", "missing_from_capture", "duplicate",
+            "retransmission", "ack_timeout", "nak_sequence_error", "nak_invalid_request", "nak_remote_access_error",
+            "nak_remote_operational_error", "nak_invalid_rd_request", "nak_reserved", "rnr_nak", "retry_exhausted",
+            "rnr_retry_exhausted", "message_incomplete", "unanswered_at_capture_end", "uc_message_dropped",
+            "missing_first", "missing_last", "payload_over_pmtu", "short_non_final_packet", "dma_length_mismatch",
+            "wrong_pad_count", "unmatched_read_response", "unmatched_atomic_ack", "ack_of_unsent_psn", "coalesced_ack",
+            "psn_wrap", "ecn_ce", "cnp", "bad_icrc", "bad_vcrc", "truncated_frame", "qp_state", "cm_reject",
+            "malformed", "limit_reached");
+    private static final long GAP_BITS = bit("packet_lost") | bit("missing_from_capture");
+    private static final long NAK_BITS = bit("nak_sequence_error") | bit("nak_invalid_request")
+            | bit("nak_remote_access_error") | bit("nak_remote_operational_error") | bit("nak_invalid_rd_request")
+            | bit("nak_reserved");
+
+    private static final Map<String, Field> FIELDS = fields();
+
+    private long[] bits = new long[0];
+    private int[] messageOf = new int[0];
+    private final List<Message> messages;
+
+    private FrameAnalysis(List<Message> messages) {
+        this.messages = messages;
+    }
+
+    private static long bit(String kind) {
+        int i = KINDS.indexOf(kind);
+        if (i < 0) {
+            throw new IllegalStateException("unknown observation kind " + kind);
+        }
+        return 1L << i;
+    }
+
+    private static Map<String, Field> fields() {
+        Map<String, Field> m = new LinkedHashMap<>();
+        for (String k : KINDS) {
+            m.put("rdmascope.analysis." + k, new Field("rdmascope.analysis." + k, Type.BOOLEAN,
+                    "The replay engine observed " + k.replace('_', ' ') + " at this frame"));
+        }
+        m.put("rdmascope.analysis.psn_gap", new Field("rdmascope.analysis.psn_gap", Type.BOOLEAN,
+                "A PSN gap shows here: a packet lost on the wire or missing from the capture"));
+        m.put("rdmascope.analysis.nak", new Field("rdmascope.analysis.nak", Type.BOOLEAN, "A NAK of any kind"));
+        m.put("rdmascope.conversation", new Field("rdmascope.conversation", Type.STRING,
+                "Conversation id, as flows and messages number them"));
+        m.put("rdmascope.message.kind", new Field("rdmascope.message.kind", Type.STRING,
+                "Kind of the message this frame carries or answers (SEND, WRITE, READ, …)"));
+        m.put("rdmascope.message.status", new Field("rdmascope.message.status", Type.STRING,
+                "completed, incomplete, failed or dropped"));
+        m.put("rdmascope.message.bytes", new Field("rdmascope.message.bytes", Type.UNSIGNED,
+                "Payload bytes of the message"));
+        m.put("rdmascope.message.latency", new Field("rdmascope.message.latency", Type.NANOSECONDS,
+                "First request frame to completion, of the message this frame belongs to"));
+        return m;
+    }
+
+    /** Every analysis field, in a stable order. */
+    public static List<Field> allFields() {
+        return List.copyOf(FIELDS.values());
+    }
+
+    /** The analysis field named {@code name}, or null. */
+    public static Field field(String name) {
+        return FIELDS.get(name);
+    }
+
+    /** Indexes a finished replay's messages and observations by frame. */
+    public static FrameAnalysis of(ReplayResult replay) {
+        FrameAnalysis a = new FrameAnalysis(List.copyOf(replay.messages()));
+        for (Observation o : replay.observations()) {
+            int i = KINDS.indexOf(o.kind());
+            if (i >= 0 && o.frame() > 0) {
+                a.grow(o.frame());
+                a.bits[(int) o.frame()] |= 1L << i;
+            }
+        }
+        for (int m = 0; m < a.messages.size(); m++) {
+            Message msg = a.messages.get(m);
+            List<Integer> frames = new ArrayList<>(msg.frames());
+            frames.addAll(msg.responseFrames());
+            if (msg.completionFrame() != null) {
+                frames.add(msg.completionFrame());
+            }
+            for (int f : frames) {
+                a.grow(f);
+                if (a.messageOf[f] == 0) {
+                    a.messageOf[f] = m + 1; // 0 means none; an ACK covering several keeps the first
+                }
+            }
+        }
+        return a;
+    }
+
+    private void grow(long frame) {
+        if (frame >= bits.length) {
+            int size = (int) Math.max(frame + 1, bits.length * 2L);
+            bits = Arrays.copyOf(bits, size);
+            messageOf = Arrays.copyOf(messageOf, size);
+        }
+    }
+
+    /**
+     * The value of analysis field {@code field} at {@code frame}: Boolean for flags (null when false,
+     * so that a bare field name tests presence, as in Wireshark), String, Long; null when the frame
+     * has none.
+     */
+    public Object value(Field field, long frame) {
+        if (frame <= 0 || frame >= bits.length) {
+            return null;
+        }
+        String name = field.name();
+        long b = bits[(int) frame];
+        if (name.startsWith("rdmascope.analysis.")) {
+            String kind = name.substring("rdmascope.analysis.".length());
+            long mask = kind.equals("psn_gap") ? GAP_BITS : kind.equals("nak") ? NAK_BITS : bit(kind);
+            return (b & mask) != 0 ? Boolean.TRUE : null;
+        }
+        int m = messageOf[(int) frame];
+        if (m == 0) {
+            return null;
+        }
+        Message msg = messages.get(m - 1);
+        return switch (name) {
+            case "rdmascope.conversation" -> msg.conversation();
+            case "rdmascope.message.kind" -> msg.kind().name();
+            case "rdmascope.message.status" -> msg.status();
+            case "rdmascope.message.bytes" -> msg.bytes();
+            case "rdmascope.message.latency" -> msg.latencyNanos();
+            default -> null;
+        };
+    }
+}
