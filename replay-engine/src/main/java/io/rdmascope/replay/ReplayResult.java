@@ -15,6 +15,8 @@ public final class ReplayResult implements ReplayListener {
     private final List<Message> messages = new ArrayList<>();
     private final List<Observation> observations = new ArrayList<>();
     private final ReplayEngine engine;
+    private final boolean keepMessages;
+    private long messageCount;
     private List<Flow> flows;
 
     public ReplayResult() {
@@ -22,7 +24,20 @@ public final class ReplayResult implements ReplayListener {
     }
 
     public ReplayResult(ReplayLimits limits) {
+        this(limits, true);
+    }
+
+    private ReplayResult(ReplayLimits limits, boolean keepMessages) {
         this.engine = new ReplayEngine(this, limits);
+        this.keepMessages = keepMessages;
+    }
+
+    /**
+     * A result that counts messages but does not keep them: for front ends that need only flows,
+     * observations and findings (flows, summary, check), so memory does not grow with the capture.
+     */
+    public static ReplayResult withoutMessages() {
+        return new ReplayResult(ReplayLimits.defaults(), false);
     }
 
     public void accept(Dissection d) {
@@ -41,7 +56,15 @@ public final class ReplayResult implements ReplayListener {
 
     @Override
     public void message(Message message) {
-        messages.add(message);
+        messageCount++;
+        if (keepMessages) {
+            messages.add(message);
+        }
+    }
+
+    /** Messages replayed, kept or not. */
+    public long messageCount() {
+        return messageCount;
     }
 
     @Override
@@ -49,6 +72,7 @@ public final class ReplayResult implements ReplayListener {
         observations.add(observation);
     }
 
+    /** The messages in order of first frame; empty for a {@link #withoutMessages()} result. */
     public List<Message> messages() {
         return messages;
     }
