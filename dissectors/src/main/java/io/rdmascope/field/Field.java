@@ -316,6 +316,25 @@ public final class Field {
         return presence == null || presence.test(d, layer);
     }
 
+    /**
+     * How many of this field's occurrences the layer holds: 0 when absent, 1 for a computed field,
+     * else the occurrences whose bytes were all captured (a header cut short keeps only the leading
+     * ones; found by fuzzing).
+     */
+    public int capturedOccurrences(Dissection d, int layer) {
+        if (!isPresent(d, layer)) {
+            return 0;
+        }
+        if (computation != null || length == REST_OF_HEADER) {
+            return 1;
+        }
+        int n = 0;
+        for (int k = 0; k < occurrences() && offsetOf(k) + length <= d.layerLength(layer); k++) {
+            n++;
+        }
+        return n;
+    }
+
     /** Number of bits a masked field spans, for the bit-pattern display of the detail tree. */
     public int bitWidth() {
         return mask == 0 ? length * 8 : Long.bitCount(mask);

@@ -36,16 +36,12 @@ public final class FieldText {
         int lastStart = -1;
         int count = d.layerCount();
         for (int layer = 0; layer < count; layer++) {
-            HeaderType type = d.layerType(layer);
-            if (!contains(entry.headers(), type)) {
+            if (headerIndex(entry, d.layerType(layer)) < 0) {
                 continue;
             }
             if (entry instanceof FieldRegistry.FieldEntry fe) {
                 Field f = fe.field();
-                if (!f.isPresent(d, layer)) {
-                    continue;
-                }
-                int n = f.isComputed() ? 1 : f.occurrences();
+                int n = occurrencesIn(f, d, layer);
                 for (int k = 0; k < n; k++) {
                     if (which == Occurrence.FIRST && written > 0) {
                         return written;
@@ -83,13 +79,28 @@ public final class FieldText {
         return written;
     }
 
-    private static boolean contains(java.util.List<HeaderType> headers, HeaderType type) {
+    /**
+     * Position of {@code type} among the headers {@code entry} occurs in, or -1: whether a layer of
+     * that type can hold the entry. With {@link #occurrencesIn} this is how every occurrence of a
+     * field in a frame is enumerated, here and by display filters.
+     */
+    public static int headerIndex(FieldRegistry.Entry entry, HeaderType type) {
+        java.util.List<HeaderType> headers = entry.headers();
         for (int i = 0, n = headers.size(); i < n; i++) {
             if (headers.get(i) == type) {
-                return true;
+                return i;
             }
         }
-        return false;
+        return -1;
+    }
+
+    /**
+     * How many values field {@code f} has in layer {@code layer} of {@code d} (a layer of one of its
+     * headers): none when its presence test fails or the capture cut it, one for a computed field,
+     * else one per place it {@linkplain Field#alsoAt occurs}.
+     */
+    public static int occurrencesIn(Field f, Dissection d, int layer) {
+        return f.capturedOccurrences(d, layer);
     }
 
     /** A header named by its own abbreviation: bytes as hex, a protocol as its tree label. */

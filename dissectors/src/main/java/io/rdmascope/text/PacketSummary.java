@@ -295,7 +295,9 @@ public final class PacketSummary {
                 case "tcp": return "TCP";
                 case "ip": return "IPv4";
                 case "ipv6": return "IPv6";
-                case "eth": return d.u16(d.layerStart(i) + 12) == Ethernet.ETHERTYPE_ARP ? "ARP" : "Ethernet";
+                case "eth": // a cut Ethernet header has no type field to read (found by fuzzing)
+                    return d.layerLength(i) >= 14 && !d.isLayerTruncated(i)
+                            && d.u16(d.layerStart(i) + 12) == Ethernet.ETHERTYPE_ARP ? "ARP" : "Ethernet";
                 case "sll": return "SLL";
                 case "erf": return "ERF";
                 default: break;

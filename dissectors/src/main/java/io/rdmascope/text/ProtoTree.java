@@ -70,10 +70,7 @@ public record ProtoTree(String label, int start, int length, Field field, Header
         List<ProtoTree> fields = new ArrayList<>();
         int at = d.layerStart(layer);
         for (Field f : h.fields()) {
-            if (!f.isPresent(d, layer)) {
-                continue;
-            }
-            int n = f.isComputed() ? 1 : f.occurrences();
+            int n = f.capturedOccurrences(d, layer);
             for (int k = 0; k < n; k++) {
                 int start = f.isComputed() ? at : at + f.offsetOf(k);
                 int length = f.isComputed() ? 0 : f.lengthIn(d.layerLength(layer));

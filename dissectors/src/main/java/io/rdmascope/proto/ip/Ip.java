@@ -25,7 +25,7 @@ public final class Ip {
     public static final Field V4_VERSION = Field.uint8("ip.version", "Version", 0).mask(0xF0);
     /** Wireshark shows the header length in bytes (the nibble times four). */
     public static final Field V4_HDR_LEN = Field.computed("ip.hdr_len", "Header Length", FieldType.UINT8, Base.DEC,
-            (d, l) -> (d.u8(d.layerStart(l)) & 0x0F) * 4L).unit("bytes");
+            (d, l) -> d.layerLength(l) < 1 ? 0 : (d.u8(d.layerStart(l)) & 0x0F) * 4L).unit("bytes");
     public static final Field V4_DSFIELD = Field.uint8("ip.dsfield", "Differentiated Services Field", 1).hex();
     public static final Field V4_DSCP = Field.uint8("ip.dsfield.dscp", "Differentiated Services Codepoint", 1)
             .mask(0xFC);

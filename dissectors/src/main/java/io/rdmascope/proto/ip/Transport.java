@@ -31,7 +31,8 @@ public final class Transport {
     public static final Field TCP_SEQ_RAW = Field.uint32("tcp.seq_raw", "Sequence Number (raw)", 4);
     public static final Field TCP_ACK_RAW = Field.uint32("tcp.ack_raw", "Acknowledgment number (raw)", 8);
     public static final Field TCP_HDR_LEN = Field.computed("tcp.hdr_len", "Header Length", FieldType.UINT8,
-            Base.DEC, (d, l) -> ((d.u8(d.layerStart(l) + 12) >> 4) & 0xF) * 4L).unit("bytes");
+            Base.DEC, (d, l) -> d.layerLength(l) < 13 ? 0 : ((d.u8(d.layerStart(l) + 12) >> 4) & 0xF) * 4L)
+            .unit("bytes");
     public static final Field TCP_FLAGS = Field.uint16("tcp.flags", "Flags", 12).mask(0x0FFF).hex();
     public static final Field TCP_FLAGS_CWR = Field.bool("tcp.flags.cwr", "Congestion Window Reduced", 12, 2, 0x80);
     public static final Field TCP_FLAGS_ECE = Field.bool("tcp.flags.ece", "ECN-Echo", 12, 2, 0x40);
