@@ -138,7 +138,7 @@ final class Conversation {
         ConversationStats t = stats;
         long cnpGaps = t.cnps[s] - 1;
         return new Flow.Side(e.address.text(), e.qpn < 0 ? null : e.qpn, e.udpSourcePort < 0 ? null : e.udpSourcePort,
-                t.packets[s], t.payloadBytes[s], t.messages[s], t.messageBytes[s], t.retransmissions[s],
+                t.packets[s], t.requestPackets[s], t.payloadBytes[s], t.messages[s], t.messageBytes[s], t.retransmissions[s],
                 t.duplicates[s], t.timeouts[s], t.lost[s], t.naks[s], t.rnrNaks[s], t.rnrWaitNanos[s], t.ceMarks[s],
                 t.cnps[s], cnpGaps > 0 ? t.cnpGapMinNanos[s] : null,
                 cnpGaps > 0 ? t.cnpGapSumNanos[s] / cnpGaps : null);

@@ -9,6 +9,8 @@ import java.util.Map;
  */
 final class ConversationStats {
     final long[] packets = new long[2];
+    /** Request packets each side sent (SEND/WRITE/READ requests, atomics), retransmissions included. */
+    final long[] requestPackets = new long[2];
     final long[] payloadBytes = new long[2];
     final long[] messages = new long[2];
     final long[] messageBytes = new long[2];
@@ -31,8 +33,11 @@ final class ConversationStats {
     final Map<MessageKind, LatencyHistogram> latencyByKind = new EnumMap<>(MessageKind.class);
     final TimeSeries goodput = new TimeSeries();
 
-    void packet(int side, long timeNanos, long payload) {
+    void packet(int side, long timeNanos, long payload, boolean request) {
         packets[side]++;
+        if (request) {
+            requestPackets[side]++;
+        }
         payloadBytes[side] += payload;
         if (firstNanos < 0) {
             firstNanos = timeNanos;

@@ -31,7 +31,8 @@ public record Flow(String conversation, Transport transport, Side a, Side b, Str
      * marks on its packets, and the CNPs its NIC received (with their spacing).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Side(String address, Integer qpn, Integer udpSourcePort, long packets, long payloadBytes,
+    public record Side(String address, Integer qpn, Integer udpSourcePort, long packets, long requestPackets,
+                       long payloadBytes,
                        long messages, long messageBytes, long retransmissions, long duplicates, long timeouts,
                        long lost, long naks, long rnrNaks, long rnrWaitNanos, long ceMarks, long cnps,
                        Long cnpMinGapNanos, Long cnpMeanGapNanos) {

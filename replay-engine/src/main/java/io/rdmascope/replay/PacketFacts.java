@@ -96,9 +96,8 @@ final class PacketFacts {
         for (int layer = 0; layer < d.layerCount(); layer++) {
             HeaderType t = d.layerType(layer);
             int at = d.layerAt(layer);
-            boolean whole = !d.isLayerTruncated(layer);
-            if (!whole) {
-                continue;
+            if (d.isLayerTruncated(layer) || d.layerLength(layer) < fixedSize(t)) {
+                continue; // cut by the capture, or shorter than its type in a malformed packet (found by fuzzing)
             }
             if (t == Ip.IPV4) {
                 addressKind = Address.IPV4;
@@ -177,6 +176,32 @@ final class PacketFacts {
         return true;
     }
 
+    /** Bytes a header must have before its fields are read here; 0 for headers read no further. */
+    private static int fixedSize(HeaderType t) {
+        if (t == Ip.IPV4) {
+            return 20;
+        }
+        if (t == Ip.IPV6 || t == InfiniBand.GRH) {
+            return 40;
+        }
+        if (t == Transport.UDP || t == InfiniBand.LRH || t == InfiniBand.DETH) {
+            return 8;
+        }
+        if (t == InfiniBand.BTH) {
+            return 12;
+        }
+        if (t == InfiniBand.RETH) {
+            return 16;
+        }
+        if (t == InfiniBand.AETH || t == InfiniBand.IMMDT || t == InfiniBand.IETH || t == InfiniBand.XRCETH) {
+            return 4;
+        }
+        if (t == Mad.HEADER) {
+            return Mad.COMMON_HEADER_SIZE;
+        }
+        return 0;
+    }
+
     int icrcStatus() {
         if (icrcStatus < 0) {
             icrcStatus = rdma.icrcOffset < 0 ? Crcs.STATUS_UNVERIFIED : Crcs.icrcStatus(dissection);
@@ -199,9 +224,9 @@ final class PacketFacts {
         return dissection.buffer().getInt(dissection.base() + rdma.icrcOffset) & 0xFFFFFFFFL;
     }
 
-    /** Reads a CM field of the CM message in this frame. */
+    /** Reads a CM field of the CM message in this frame; 0 when a short MAD does not hold it. */
     long cm(io.rdmascope.field.Field field) {
-        return field.read(dissection.buffer(), dissection.layerAt(cmLayer));
+        return field.isPresent(dissection, cmLayer) ? field.read(dissection.buffer(), dissection.layerAt(cmLayer)) : 0;
     }
 
     Address source() {

@@ -115,7 +115,7 @@ public final class ReplayEngine {
         if (sender.udpSourcePort < 0) {
             sender.udpSourcePort = facts.udpSourcePort; // CM-made routes learn the port from the first packet
         }
-        c.stats.packet(side, facts.timeNanos, facts.payloadLength);
+        c.stats.packet(side, facts.timeNanos, facts.payloadLength, request);
         frameChecks(c);
         if (transport == Transport.UD) {
             datagram(c, side);

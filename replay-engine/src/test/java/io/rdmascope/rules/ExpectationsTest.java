@@ -51,6 +51,13 @@ class ExpectationsTest {
     }
 
     @Test
+    void expectingEveryReadToCompleteFailsWhenThereIsNoRead(@TempDir Path dir) throws IOException {
+        List<Expectations.Result> results = run(dir, "e.yaml", "expectations:\n  - messages: READ\n    allCompleted: true\n");
+        assertEquals(false, results.get(0).passed());
+        assertTrue(results.get(0).detail().contains("no READ messages"), results.get(0).detail());
+    }
+
+    @Test
     void scopesAndJson(@TempDir Path dir) throws IOException {
         List<Expectations.Result> results = run(dir, "e.json", """
                 {"expectations": [
@@ -73,6 +80,9 @@ class ExpectationsTest {
         Files.writeString(f, "expectations:\n  - messages: READ\n    observation: cnp\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Expectations.read(f)).getMessage()
                 .contains("exactly one"));
+        Files.writeString(f, "expectations:\n  - observation: cnp\n    qp: eleven\n");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Expectations.read(f)).getMessage()
+                .contains("qp must be a number"));
         Files.writeString(f, "expectations: [\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Expectations.read(f)).getMessage()
                 .contains("line"));
