@@ -5,6 +5,8 @@ import io.rdmascope.capture.PacketSource;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.field.FieldRegistry;
+import io.rdmascope.filter.DisplayFilter;
+import io.rdmascope.filter.FilterException;
 import io.rdmascope.frame.Frame;
 import io.rdmascope.text.AsciiSink;
 import io.rdmascope.text.FieldText;
@@ -26,7 +28,7 @@ import java.util.concurrent.Callable;
 /** {@code rdmascope dissect}: tshark's reading modes over a capture file. */
 @Command(name = "dissect", sortOptions = false,
         description = "Decode a capture like tshark: one line per frame, the full tree (-V), hex (-x), "
-                + "selected fields (-T fields -e …) or JSON (-T json).")
+                + "selected fields (-T fields -e …) or JSON (-T json); -Y keeps the frames a display filter passes.")
 final class DissectCommand implements Callable<Integer> {
     /** Flush the text buffer to the output once it holds this much. */
     private static final int FLUSH_BYTES = 1 << 16;
@@ -57,7 +59,12 @@ final class DissectCommand implements Callable<Integer> {
                     + "occurrence=f|l|a, quote=d|s|n")
     List<String> fieldOptions = new ArrayList<>();
 
-    @Option(names = "-c", paramLabel = "N", description = "stop after reading N frames")
+    @Option(names = {"-Y", "--display-filter"}, paramLabel = "FILTER",
+            description = "print only the frames this Wireshark display filter passes, keeping their numbers "
+                    + "(docs/filters.md)")
+    String displayFilter;
+
+    @Option(names = "-c", paramLabel = "N", description = "stop after reading N frames (shown or not, as tshark)")
     long count = -1;
 
     @Option(names = "--roce-port", paramLabel = "PORT", description = "also decode RoCEv2 on this UDP port")
@@ -80,6 +87,7 @@ final class DissectCommand implements Callable<Integer> {
         if (!format.equals("fields") && !format.equals("json") && !format.equals("text")) {
             throw new UsageError("unknown output format '" + format + "' (use text, fields or json)");
         }
+        DisplayFilter filter = compileFilter();
         DissectorChain chain = rocePorts.isEmpty() ? DissectorChain.standard()
                 : DissectorChain.withRocePorts(rocePorts.stream().mapToInt(Integer::intValue).toArray());
         OutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
@@ -100,7 +108,11 @@ final class DissectCommand implements Callable<Integer> {
             Frame frame;
             while ((count < 0 || seen < count) && (frame = source.next()) != null) {
                 seen++;
+                // Every frame is dissected, shown or not: frame.time_delta and the like need the previous one.
                 chain.dissect(frame, d);
+                if (filter != null && !filter.matches(d)) {
+                    continue;
+                }
                 switch (format) {
                     case "fields" -> writeFields(sink, d, selected, layout);
                     case "json" -> json.frame(d, selected);
@@ -119,6 +131,19 @@ final class DissectCommand implements Callable<Integer> {
             out.flush();
         }
         return Main.EXIT_OK;
+    }
+
+    /** The -Y filter, or null without one; a filter that does not compile is a usage error. */
+    private DisplayFilter compileFilter() {
+        if (displayFilter == null) {
+            return null;
+        }
+        try {
+            DisplayFilter f = DisplayFilter.compile(displayFilter);
+            return f.matchesEverything() ? null : f;
+        } catch (FilterException e) {
+            throw new UsageError("invalid display filter: " + e.getMessage());
+        }
     }
 
     private List<FieldRegistry.Entry> resolveFields() {
