@@ -87,7 +87,7 @@ final class DissectCommand implements Callable<Integer> {
         if (!format.equals("fields") && !format.equals("json") && !format.equals("text")) {
             throw new UsageError("unknown output format '" + format + "' (use text, fields or json)");
         }
-        DisplayFilter filter = compileFilter();
+        DisplayFilter filter = compileFilter(input);
         DissectorChain chain = rocePorts.isEmpty() ? DissectorChain.standard()
                 : DissectorChain.withRocePorts(rocePorts.stream().mapToInt(Integer::intValue).toArray());
         OutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
@@ -134,12 +134,20 @@ final class DissectCommand implements Callable<Integer> {
     }
 
     /** The -Y filter, or null without one; a filter that does not compile is a usage error. */
-    private DisplayFilter compileFilter() {
+    private DisplayFilter compileFilter(Path input) throws IOException {
         if (displayFilter == null) {
             return null;
         }
         try {
-            DisplayFilter f = DisplayFilter.compile(displayFilter);
+            // Analysis fields need the whole replay first (like tshark -2): a first pass only when named.
+            List<io.rdmascope.filter.FilterFieldProvider> providers = new ArrayList<>();
+            if (displayFilter.contains("rdmascope.")) {
+                io.rdmascope.replay.AnalysisFields analysis = new io.rdmascope.replay.AnalysisFields();
+                DisplayFilter.compile(displayFilter, FieldRegistry.standard(), List.of(analysis)); // errors first
+                analysis.use(io.rdmascope.replay.FrameAnalysis.of(Replay.of(input, rocePorts).result()));
+                providers.add(analysis);
+            }
+            DisplayFilter f = DisplayFilter.compile(displayFilter, FieldRegistry.standard(), providers);
             return f.matchesEverything() ? null : f;
         } catch (FilterException e) {
             throw new UsageError("invalid display filter: " + e.getMessage());
