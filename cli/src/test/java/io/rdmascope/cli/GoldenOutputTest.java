@@ -15,9 +15,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Golden outputs: {@code dissect -V}, {@code dissect -T json}, {@code messages --json} and
- * {@code flows} of every committed scenario capture are exactly the committed text. Any change to
- * decoding, replay or formatting shows here as a diff; when it is deliberate,
+ * Golden outputs: {@code dissect -V}, {@code dissect -T json}, {@code messages --json},
+ * {@code flows} and {@code summary} of every committed scenario capture are exactly the committed
+ * text. Any change to decoding, replay or formatting shows here as a diff; when it is deliberate,
  * {@code sample-pcaps/update-goldens} rewrites them.
  */
 class GoldenOutputTest {
@@ -52,6 +52,12 @@ class GoldenOutputTest {
     Stream<DynamicTest> flowsMatchTheGoldens() {
         return ScenarioCatalog.all().stream().map(s -> DynamicTest.dynamicTest(s.name(),
                 () -> compare(s, "flows.txt", "flows")));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> summaryMatchesTheGoldens() {
+        return ScenarioCatalog.all().stream().map(s -> DynamicTest.dynamicTest(s.name(),
+                () -> compare(s, "summary.txt", "summary")));
     }
 
     /** Runs {@code verbAndOptions} on the scenario's capture (given last) and compares with the golden. */

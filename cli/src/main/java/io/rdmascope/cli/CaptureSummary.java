@@ -1,0 +1,280 @@
+package io.rdmascope.cli;
+
+import io.rdmascope.capture.CaptureFileReader;
+import io.rdmascope.capture.CaptureFiles;
+import io.rdmascope.capture.ErfReader;
+import io.rdmascope.capture.PacketSource;
+import io.rdmascope.capture.PcapReader;
+import io.rdmascope.capture.PcapngReader;
+import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.DissectorChain;
+import io.rdmascope.frame.Frame;
+import io.rdmascope.frame.LinkTypes;
+import io.rdmascope.proto.ib.Opcodes;
+import io.rdmascope.replay.Flow;
+import io.rdmascope.replay.ReplayResult;
+import io.rdmascope.rules.Finding;
+import io.rdmascope.rules.Rules;
+import io.rdmascope.rules.RulesConfig;
+import io.rdmascope.rules.Severity;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@code rdmascope summary} reports, as records in the order {@code --json} prints them: capture
+ * facts, the protocol hierarchy, opcode counts, one row per conversation and the findings. The text
+ * output ({@link SummaryText}) shows the same content.
+ *
+ * @param capture       file, format, link types, frames, bytes, time span and average rate
+ * @param protocols     the protocol hierarchy, like {@code tshark -q -z io,phs}
+ * @param opcodes       InfiniBand transport frames per BTH opcode (RoCE and native IB), most frequent first
+ * @param conversations the replay engine's flows, in conversation order
+ * @param findings      findings of the default rules: how many of each severity, and per rule
+ */
+record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, List<OpcodeCount> opcodes,
+                      List<Conversation> conversations, Findings findings) {
+
+    /**
+     * @param file             the file's name (its last path element)
+     * @param format           pcap, pcapng or erf
+     * @param compressed       whether it is gzip-compressed
+     * @param fileBytes        its size, or null for a pipe
+     * @param linkTypes        link types of its frames, in order of first appearance
+     * @param frames           frames read
+     * @param capturedBytes    bytes the capture holds of them
+     * @param wireBytes        bytes they had on the wire ({@code frame.len})
+     * @param firstTime        earliest frame time, UTC, ISO-8601 to the microsecond (null without frames)
+     * @param lastTime         latest frame time
+     * @param durationNanos    latest minus earliest
+     * @param framesPerSecond  frames over the duration (null when it is 0)
+     * @param wireBitsPerSecond wire bits over the duration (null when it is 0)
+     */
+    record Capture(String file, String format, boolean compressed, Long fileBytes, List<LinkType> linkTypes,
+                   long frames, long capturedBytes, long wireBytes, String firstTime, String lastTime,
+                   long durationNanos, BigDecimal framesPerSecond, BigDecimal wireBitsPerSecond) {
+    }
+
+    record LinkType(int linkType, String name, long frames) {
+    }
+
+    /** Frames with one BTH opcode; {@code name} is transport and operation ("RC SEND Only"). */
+    record OpcodeCount(int opcode, String name, long frames) {
+    }
+
+    /**
+     * One conversation: its two sides (A sent the first request), the messages each completed and
+     * their bytes, goodput, retransmissions, NAKs and RNR NAKs of both sides, message latency.
+     */
+    record Conversation(String conversation, String transport, Side a, Side b, BigDecimal goodputBitsPerSecond,
+                        long retransmissions, long naks, long rnrNaks, Long latencyP50Nanos,
+                        Long latencyP99Nanos) {
+    }
+
+    /** One side of a conversation: its address and QP, the messages it sent that completed, and their bytes. */
+    record Side(String address, Integer qpn, long messages, long bytes) {
+    }
+
+    /**
+     * @param bySeverity how many findings of each severity ("error", "warning", "note"), all three present
+     * @param rules      every rule that fired: most findings first, then most severe, then by id
+     */
+    record Findings(Map<String, Integer> bySeverity, List<RuleCount> rules) {
+    }
+
+    record RuleCount(String rule, String severity, int findings, String summary) {
+    }
+
+    private static final DateTimeFormatter ISO_MICROS =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
+
+    /**
+     * Reads, dissects and replays {@code file} in one pass. A file that cannot be opened fails at once;
+     * damage further in ends the pass where it is and the summary covers the frames before it
+     * ({@link Result#failure}).
+     */
+    static Result read(Path file, List<Integer> rocePorts, PrintWriter progressTo) throws IOException {
+        DissectorChain chain = rocePorts.isEmpty() ? DissectorChain.standard()
+                : DissectorChain.withRocePorts(rocePorts.stream().mapToInt(Integer::intValue).toArray());
+        Dissection d = new Dissection();
+        Counters c = new Counters();
+        // The flows count the messages; nothing here needs them kept.
+        ReplayResult replay = ReplayResult.withoutMessages();
+        IOException failure = null;
+        String format;
+        boolean compressed;
+        try (PacketSource source = CaptureFiles.open(file);
+             Progress progress = Progress.of(progressTo, file, source)) {
+            format = source instanceof PcapngReader ? "pcapng" : source instanceof ErfReader ? "erf"
+                    : source instanceof PcapReader ? "pcap" : "unknown";
+            compressed = source instanceof CaptureFileReader r && r.compressed();
+            try {
+                Frame frame;
+                while ((frame = source.next()) != null) {
+                    progress.frame(frame);
+                    c.frame(frame);
+                    chain.dissect(frame, d);
+                    c.hierarchy.add(d, frame.wireLength());
+                    int opcode = d.rdma().opcode;
+                    if (opcode >= 0) {
+                        c.opcodes[opcode & 0xFF]++;
+                    }
+                    replay.accept(d);
+                }
+            } catch (IOException e) {
+                failure = e;
+            }
+        }
+        replay.finish();
+        Long size = Files.isRegularFile(file) ? Files.size(file) : null;
+        Path name = file.getFileName();
+        CaptureSummary summary = new CaptureSummary(c.capture(name == null ? file.toString() : name.toString(),
+                format, compressed, size), c.hierarchy.tree(), c.opcodes(), conversations(replay.flows()),
+                findings(Rules.evaluate(replay.observations(), RulesConfig.defaults())));
+        return new Result(summary, failure);
+    }
+
+    /**
+     * @param summary what was read (everything before the damage, if any)
+     * @param failure the error that stopped the reading, or null when the file was read to its end
+     */
+    record Result(CaptureSummary summary, IOException failure) {
+        /** After the output is written: the error that cut the summary short, if any (one line, exit 2). */
+        void rethrowFailure() throws IOException {
+            if (failure != null) {
+                throw failure;
+            }
+        }
+    }
+
+    /** Per-frame counting: plain fields and arrays, no allocation per frame. */
+    private static final class Counters {
+        final ProtocolHierarchy hierarchy = new ProtocolHierarchy();
+        final long[] opcodes = new long[256];
+        long frames;
+        long capturedBytes;
+        long wireBytes;
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        int[] linkTypes = new int[4];
+        long[] linkTypeFrames = new long[4];
+        int linkTypeCount;
+        int lastLinkType = -1;
+        int lastLinkTypeIndex = -1;
+
+        void frame(Frame f) {
+            frames++;
+            capturedBytes += f.capturedLength();
+            wireBytes += f.wireLength();
+            long t = f.timeNanos();
+            if (t < first) {
+                first = t;
+            }
+            if (t > last) {
+                last = t;
+            }
+            int linkType = f.linkType();
+            if (linkType != lastLinkType) {
+                lastLinkType = linkType;
+                lastLinkTypeIndex = linkTypeIndex(linkType);
+            }
+            linkTypeFrames[lastLinkTypeIndex]++;
+        }
+
+        private int linkTypeIndex(int linkType) {
+            for (int i = 0; i < linkTypeCount; i++) {
+                if (linkTypes[i] == linkType) {
+                    return i;
+                }
+            }
+            if (linkTypeCount == linkTypes.length) {
+                linkTypes = Arrays.copyOf(linkTypes, linkTypeCount * 2);
+                linkTypeFrames = Arrays.copyOf(linkTypeFrames, linkTypeCount * 2);
+            }
+            linkTypes[linkTypeCount] = linkType;
+            return linkTypeCount++;
+        }
+
+        Capture capture(String file, String format, boolean compressed, Long fileBytes) {
+            List<LinkType> types = new ArrayList<>();
+            for (int i = 0; i < linkTypeCount; i++) {
+                types.add(new LinkType(linkTypes[i], LinkTypes.name(linkTypes[i]), linkTypeFrames[i]));
+            }
+            long duration = frames == 0 ? 0 : last - first;
+            return new Capture(file, format, compressed, fileBytes, List.copyOf(types), frames, capturedBytes,
+                    wireBytes, frames == 0 ? null : time(first), frames == 0 ? null : time(last), duration,
+                    duration > 0 ? rate(frames, duration) : null, duration > 0 ? rate(wireBytes * 8, duration) : null);
+        }
+
+        List<OpcodeCount> opcodes() {
+            List<OpcodeCount> out = new ArrayList<>();
+            for (int code = 0; code < opcodes.length; code++) {
+                if (opcodes[code] > 0) {
+                    out.add(new OpcodeCount(code, Opcodes.of(code).shortName(), opcodes[code]));
+                }
+            }
+            out.sort(Comparator.comparingLong(OpcodeCount::frames).reversed()
+                    .thenComparingInt(OpcodeCount::opcode));
+            return List.copyOf(out);
+        }
+    }
+
+    /** UTC, ISO-8601, microseconds (truncated, as tshark's times are shown to the µs here). */
+    static String time(long nanos) {
+        return ISO_MICROS.format(Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L),
+                Math.floorMod(nanos, 1_000_000_000L) / 1000 * 1000));
+    }
+
+    /** Per second over {@code nanos}, exact to three decimals (plain digits in the JSON, never 1.2E9). */
+    static BigDecimal rate(long count, long nanos) {
+        return BigDecimal.valueOf(count).multiply(BigDecimal.valueOf(1_000_000_000L))
+                .divide(BigDecimal.valueOf(nanos), 3, RoundingMode.HALF_EVEN);
+    }
+
+    private static List<Conversation> conversations(List<Flow> flows) {
+        List<Conversation> out = new ArrayList<>(flows.size());
+        for (Flow f : flows) {
+            Flow.Side a = f.a();
+            Flow.Side b = f.b();
+            Flow.Latency l = f.latency();
+            boolean timed = l != null && l.count() > 0;
+            out.add(new Conversation(f.conversation(), f.transport().name(),
+                    new Side(a.address(), a.qpn(), a.messages(), a.messageBytes()),
+                    new Side(b.address(), b.qpn(), b.messages(), b.messageBytes()),
+                    BigDecimal.valueOf(f.goodputBitsPerSecond()).setScale(3, RoundingMode.HALF_EVEN),
+                    a.retransmissions() + b.retransmissions(), a.naks() + b.naks(), a.rnrNaks() + b.rnrNaks(),
+                    timed ? l.p50Nanos() : null, timed ? l.p99Nanos() : null));
+        }
+        return List.copyOf(out);
+    }
+
+    private static Findings findings(List<Finding> findings) {
+        Map<String, Integer> bySeverity = new LinkedHashMap<>();
+        Rules.counts(findings).forEach((severity, count) -> bySeverity.put(severity.id(), count));
+        Map<String, int[]> counts = new LinkedHashMap<>();
+        Map<String, Finding> firsts = new LinkedHashMap<>();
+        for (Finding f : findings) {
+            counts.computeIfAbsent(f.rule(), r -> new int[1])[0]++;
+            firsts.putIfAbsent(f.rule(), f);
+        }
+        List<RuleCount> rules = new ArrayList<>(counts.size());
+        firsts.forEach((id, f) -> rules.add(new RuleCount(id, f.severity(), counts.get(id)[0], f.summary())));
+        rules.sort(Comparator.comparingInt(RuleCount::findings).reversed()
+                .thenComparing(r -> Severity.parse(r.severity()))
+                .thenComparing(RuleCount::rule));
+        return new Findings(bySeverity, List.copyOf(rules));
+    }
+}

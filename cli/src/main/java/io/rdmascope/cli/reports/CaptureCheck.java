@@ -1,0 +1,42 @@
+package io.rdmascope.cli.reports;
+
+import io.rdmascope.rules.Expectations;
+import io.rdmascope.rules.Finding;
+import io.rdmascope.rules.Rules;
+import io.rdmascope.rules.Severity;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@code check} found in one capture: its findings (sorted by first frame, as
+ * {@link Rules#evaluate} gives them), the outcome of each expectation, and the error that cut the
+ * reading short, if any (then everything else covers the frames before the damage).
+ *
+ * @param capture      the capture's path exactly as the user gave it (reports print nothing else)
+ * @param findings     the findings, sorted by first frame
+ * @param expectations one result per expectation of the {@code --expect} file, in file order
+ * @param readError    one line naming the damage, or null when the file was read to its end
+ */
+public record CaptureCheck(String capture, List<Finding> findings, List<Expectations.Result> expectations,
+                           String readError) {
+    public CaptureCheck {
+        findings = List.copyOf(findings);
+        expectations = List.copyOf(expectations);
+    }
+
+    /** Findings per severity, every severity present. */
+    public Map<Severity, Integer> counts() {
+        return Rules.counts(findings);
+    }
+
+    /** Whether a finding reaches {@code failOn}. */
+    public boolean hasFindingAtOrAbove(Severity failOn) {
+        return findings.stream().anyMatch(f -> Severity.parse(f.severity()).reaches(failOn));
+    }
+
+    /** No finding at or above {@code failOn} and every expectation met (a read error is the exit status's business). */
+    public boolean passed(Severity failOn) {
+        return !hasFindingAtOrAbove(failOn) && expectations.stream().allMatch(Expectations.Result::passed);
+    }
+}
