@@ -11,8 +11,10 @@ import java.io.PrintWriter;
  */
 @Command(name = "rdmascope", mixinStandardHelpOptions = true, version = "rdmascope 0.1.0",
         description = "Capture and protocol analyzer for RDMA traffic (InfiniBand, RoCEv1, RoCEv2).",
-        subcommands = {DissectCommand.class, MessagesCommand.class, FlowsCommand.class, FieldsCommand.class,
-                GenerateCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DissectCommand.class, MessagesCommand.class, FlowsCommand.class, SummaryCommand.class, FieldsCommand.class,
+                CaptureCommand.class,
+                InterfacesCommand.class,
+                GenerateCommand.class, CheckCommand.class, RulesCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
     public static final int EXIT_OK = 0;
     public static final int EXIT_BAD_INPUT = 2;

@@ -31,6 +31,11 @@ public final class Dissection {
     private long referenceTimeNanos = Long.MIN_VALUE;
     private long previousTimeNanos = Long.MIN_VALUE;
     private int tcpPayloadLength;
+    /** State a stream decoder keeps across frames (TCP reassembly for iWARP, issue 8); survives reset. */
+    private Object streamState;
+    /** Frame bytes followed by reassembled bytes, once a frame needs them; reused from frame to frame. */
+    private byte[] extended = new byte[0];
+    private int reassembledLength;
 
     /** Starts a new frame: forgets every layer of the previous one. */
     public void reset(Frame newFrame) {
@@ -46,6 +51,7 @@ public final class Dissection {
         this.count = 0;
         this.malformed = false;
         this.tcpPayloadLength = 0;
+        this.reassembledLength = 0;
         this.rdma.reset();
     }
 
@@ -54,7 +60,7 @@ public final class Dissection {
      * captured, keeps what is there, marks the frame malformed and returns -1 so the caller stops.
      */
     public int add(HeaderType type, int start, int length) {
-        int available = frame.capturedLength() - start;
+        int available = limit() - start;
         if (length <= available) {
             return push(type, start, length, false);
         }
@@ -77,7 +83,59 @@ public final class Dissection {
 
     /** Adjusts a layer's length once its dissector knows it (never beyond the captured bytes). */
     public void setLength(int layer, int length) {
-        lengths[layer] = Math.min(length, frame.capturedLength() - starts[layer]);
+        lengths[layer] = Math.min(length, limit() - starts[layer]);
+    }
+
+    /** End of the addressable bytes: the captured frame, then any reassembled bytes. */
+    private int limit() {
+        return frame.capturedLength() + reassembledLength;
+    }
+
+    // ---- bytes from other frames and state across frames (iWARP over TCP, issue 8) -------------------
+
+    /**
+     * Appends bytes that are not in this frame as captured (a PDU put together from several TCP
+     * segments, its MPA markers removed: Wireshark's "Reassembled TCP" data source) and returns the
+     * frame offset where they now start, at or past {@link #capturedLength()}. Layers may lie there
+     * and every field reads them as usual through {@link #buffer()} and {@link #layerAt}; the frame
+     * itself, and hex dumps of it, are unchanged. The first call in a frame copies the frame's bytes
+     * into a private array that is reused from frame to frame, so only frames that need it pay.
+     */
+    public int addReassembled(byte[] bytes, int from, int length) {
+        int captured = frame.capturedLength();
+        int at = captured + reassembledLength;
+        if (extended.length < at + length) {
+            extended = java.util.Arrays.copyOf(extended, Math.max(at + length, extended.length * 2));
+        }
+        if (reassembledLength == 0) {
+            frame.buffer().get(frame.offset(), extended, 0, captured);
+            buffer = ByteBuffer.wrap(extended);
+            base = 0;
+        }
+        System.arraycopy(bytes, from, extended, at, length);
+        reassembledLength += length;
+        if (buffer.capacity() != extended.length) {
+            buffer = ByteBuffer.wrap(extended); // the array grew
+        }
+        return at;
+    }
+
+    /** Bytes appended by {@link #addReassembled} in this frame. */
+    public int reassembledLength() {
+        return reassembledLength;
+    }
+
+    /**
+     * What a stream decoder keeps across frames of this dissection, in capture order (TCP
+     * connections and their reassembly state). It lives as long as this object, like the time
+     * reference, and is never cleared by {@link #reset}; null until a decoder sets it.
+     */
+    public Object streamState() {
+        return streamState;
+    }
+
+    public void setStreamState(Object state) {
+        streamState = state;
     }
 
     /** Flags the frame malformed (a header was cut short or a length field lied), once. */

@@ -8,6 +8,7 @@ import io.rdmascope.proto.frame.FrameFields;
 import io.rdmascope.proto.ib.InfiniBand;
 import io.rdmascope.proto.ip.Ip;
 import io.rdmascope.proto.ip.Transport;
+import io.rdmascope.proto.iwarp.Iwarp;
 import io.rdmascope.proto.mad.Mad;
 
 import java.util.ArrayList;
@@ -80,6 +81,7 @@ public final class FieldRegistry {
         all.addAll(List.of(Ip.IPV4, Ip.IPV6, Transport.UDP, Transport.TCP));
         all.addAll(InfiniBand.HEADERS);
         all.addAll(Mad.HEADERS);
+        all.addAll(Iwarp.HEADERS);
         all.add(Data.HEADER);
         all.add(Malformed.HEADER);
         return all;

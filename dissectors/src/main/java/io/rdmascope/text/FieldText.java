@@ -68,7 +68,11 @@ public final class FieldText {
                     out.append(aggregator);
                 }
                 lastStart = out.length();
-                appendHeader(out, he.header(), d, layer);
+                if (he.header().selfType() == FieldType.NONE) {
+                    out.append('1'); // tshark -e prints a present FT_NONE item as 1 (iwarp_mpa.fpdu, iwarp_ddp)
+                } else {
+                    appendHeader(out, he.header(), d, layer);
+                }
                 written++;
             } else {
                 // A protocol: present once, printed as its name (tshark prints the protocol's label).

@@ -12,6 +12,7 @@ import io.rdmascope.proto.ib.Opcode;
 import io.rdmascope.proto.ib.Opcodes;
 import io.rdmascope.proto.ip.Ip;
 import io.rdmascope.proto.ip.Transport;
+import io.rdmascope.proto.iwarp.IwarpInfo;
 import io.rdmascope.proto.mad.Cm;
 import io.rdmascope.proto.mad.Mad;
 
@@ -84,6 +85,11 @@ public final class PacketSummary {
         } else {
             protocol = topProtocol(d);
             info = otherInfo(d);
+            IwarpInfo.Summary iwarp = IwarpInfo.of(d, info); // iWARP over TCP (issue 8)
+            if (iwarp != null) {
+                protocol = iwarp.protocol();
+                info = iwarp.info();
+            }
         }
         if (d.isMalformed()) {
             info = info + " [Malformed Packet]";

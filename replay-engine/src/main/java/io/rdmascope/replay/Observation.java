@@ -343,6 +343,52 @@ public sealed interface Observation {
         }
     }
 
+    /**
+     * What the replay of an iWARP connection notices (issue 8): its TCP stream (RFC 9293), MPA framing
+     * (RFC 5044), DDP segments (RFC 5041) and RDMAP messages (RFC 5040). {@link #psn()} carries the
+     * DDP message sequence number where one applies (iWARP has no PSNs), else -1.
+     */
+    enum IwarpEvent {
+        TCP_RETRANSMISSION("tcp_retransmission"),
+        TCP_OUT_OF_ORDER("tcp_out_of_order"),
+        TCP_MISSING_FROM_CAPTURE("tcp_missing_from_capture"),
+        MPA_CRC_ERROR("mpa_crc_error"),
+        MPA_MARKER_ERROR("mpa_marker_error"),
+        MPA_INVALID_STARTUP("mpa_invalid_startup"),
+        MPA_REJECT("mpa_reject"),
+        MPA_RESYNC("mpa_resync"),
+        DDP_VERSION("ddp_version"),
+        DDP_INVALID_QUEUE("ddp_invalid_queue"),
+        DDP_MSN_SEQUENCE("ddp_msn_sequence"),
+        DDP_SEGMENT_SEQUENCE("ddp_segment_sequence"),
+        RDMAP_VERSION("rdmap_version"),
+        RDMAP_UNEXPECTED_OPCODE("rdmap_unexpected_opcode"),
+        RDMAP_UNMATCHED_READ_RESPONSE("rdmap_unmatched_read_response"),
+        RDMAP_TERMINATE("rdmap_terminate"),
+        IWARP_MESSAGE_INCOMPLETE("iwarp_message_incomplete");
+
+        private final String kind;
+
+        IwarpEvent(String kind) {
+            this.kind = kind;
+        }
+
+        public String kind() {
+            return kind;
+        }
+    }
+
+    /** Something the iWARP replay noticed; {@code msn} is -1 where no DDP message sequence number applies. */
+    record Iwarp(long frame, String conversation, int msn, IwarpEvent event, String detail) implements Observation {
+        public String kind() {
+            return event.kind();
+        }
+
+        public int psn() {
+            return msn;
+        }
+    }
+
     /** A state limit was hit: tracking stopped growing there (bounded memory). */
     record LimitReached(long frame, String conversation, String limit) implements Observation {
         public String kind() {

@@ -5,6 +5,7 @@ import io.rdmascope.proto.ib.Crcs;
 import io.rdmascope.proto.ib.Operation;
 import io.rdmascope.proto.ib.Service;
 import io.rdmascope.proto.mad.Cm;
+import io.rdmascope.replay.iwarp.IwarpReplay;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,6 +36,9 @@ public final class ReplayEngine {
     private boolean finished;
     /** Time of the newest frame seen, RDMA or not: where the capture ends. */
     private long lastFrameNanos = Long.MIN_VALUE;
+    /** Conversation ids, shared with the iWARP replay so that all are numbered in order of first frame. */
+    private int nextConversationId = 1;
+    private final IwarpReplay iwarp;
 
     /** Where packets with one key go: a conversation and the side that sends them. */
     private record Route(Conversation conversation, int side) {
@@ -63,6 +67,7 @@ public final class ReplayEngine {
     public ReplayEngine(ReplayListener listener, ReplayLimits limits) {
         this.listener = listener;
         this.limits = limits;
+        this.iwarp = new IwarpReplay(listener, limits, () -> String.valueOf(nextConversationId++));
     }
 
     /** Replays one dissected frame. Frames that are not InfiniBand transport packets are ignored. */
@@ -73,6 +78,9 @@ public final class ReplayEngine {
         lastFrameNanos = Math.max(lastFrameNanos, d.frame().timeNanos());
         boolean cutBySnapLength = d.frame().wireLength() > d.frame().capturedLength();
         if (!facts.read(d)) {
+            if (iwarp.accept(d)) {
+                return; // an iWARP connection's TCP segment (issue 8)
+            }
             if (d.isMalformed() && !cutBySnapLength) {
                 listener.observation(new Observation.Malformed(d.frame().number(), null));
             }
@@ -234,7 +242,7 @@ public final class ReplayEngine {
             }
             return null;
         }
-        String id = String.valueOf(conversations.size() + 1);
+        String id = String.valueOf(nextConversationId++);
         Conversation c = new Conversation(id, transport, side0, side1, listener, limits);
         conversations.put(id, c);
         byHosts.computeIfAbsent(PairKey.of(side0, side1), k -> new ArrayList<>(1)).add(c);
@@ -380,6 +388,7 @@ public final class ReplayEngine {
         for (Conversation c : conversations.values()) {
             c.finish(lastFrameNanos);
         }
+        iwarp.finish();
     }
 
     /** Every conversation, in order of first frame. */
@@ -388,6 +397,8 @@ public final class ReplayEngine {
         for (Conversation c : conversations.values()) {
             out.add(c.flow());
         }
+        out.addAll(iwarp.flows());
+        out.sort(java.util.Comparator.comparingInt(f -> Integer.parseInt(f.conversation())));
         return out;
     }
 }

@@ -8,7 +8,7 @@ import java.util.Map;
  * Every conformance rule, as data. Ids are stable (the scenario truth files and users' rules files
  * name them); a rule's revision goes up when what it means changes. References cite the IBTA
  * compliance statement where the public sources quote one (see ../shared/reference/rc-transport-rules.md,
- * cited as R-numbers), else the chapter and annex.
+ * cited as R-numbers), else the chapter and annex; iWARP rules (IW-) cite the RFC sections.
  */
 public final class RuleCatalog {
     private static final String RC = "IBTA Vol. 1 ch. 9 (RC transport)";
@@ -163,6 +163,100 @@ public final class RuleCatalog {
                     "The passive side rejected a CM REQ; the reason code says why (e.g. Consumer Reject: nobody "
                             + "listening on the service).",
                     "cm_reject"),
+            // ---- iWARP (issue 8): TCP (RFC 9293), MPA (RFC 5044), DDP (RFC 5041), RDMAP (RFC 5040) ----
+            rule("IW-TCP-001", Severity.WARNING, "TCP retransmission on an iWARP connection",
+                    "RFC 9293 §3.8.1 (retransmission timeout); RFC 5681 §3.2 (fast retransmit)",
+                    "A TCP segment of an iWARP stream was sent again: either the capture holds both copies (lost "
+                            + "after the capture point, or a spurious resend) or it fills a hole the receiver asked "
+                            + "for with duplicate ACKs (lost before the capture point). iWARP relies on TCP for "
+                            + "reliability, so every resend stalls the RDMA stream for at least a round trip. Typical "
+                            + "cause: congestion drops, link errors, or a receive window too small.",
+                    "tcp_retransmission"),
+            rule("IW-TCP-002", Severity.NOTE, "TCP segment out of order", "RFC 9293 §3.10.7.4 (segment arrival)",
+                    "A TCP segment of an iWARP stream arrived after later bytes of the same stream and nobody "
+                            + "asked for it again: reordering on the path (ECMP, multipath NIC queues) rather than "
+                            + "loss. The receiver must hold the later bytes; MPA framing is restored in order.",
+                    "tcp_out_of_order"),
+            rule("IW-CAP-001", Severity.NOTE, "TCP bytes missing from the capture but acknowledged",
+                    "RFC 9293 §3.4 (acknowledgement); capture limits",
+                    "The receiver acknowledged bytes of an iWARP stream that the capture never held: they crossed "
+                            + "the wire, the capture point missed them. The DDP segments in them are not shown and "
+                            + "MPA framing is searched for again after the hole. Typical cause: a mirror port or "
+                            + "capture buffer overrun.",
+                    "tcp_missing_from_capture"),
+            rule("IW-MPA-001", Severity.ERROR, "MPA CRC does not verify",
+                    "RFC 5044 §4.4 (CRC calculation), §8 (error: Terminate, LLP error code 2)",
+                    "The CRC32c of an FPDU (over ULPDU length, ULPDU, pad and markers) does not match. The "
+                            + "receiver must close the stream with a Terminate. Typical cause: data corrupted "
+                            + "between the two MPA layers (a middlebox rewriting TCP payload, a NIC or driver bug); "
+                            + "TCP's own checksum cannot catch it once a device recomputes it.",
+                    "mpa_crc_error"),
+            rule("IW-MPA-002", Severity.ERROR, "MPA marker does not point at its FPDU",
+                    "RFC 5044 §4.2 (marker format), §4.3 (MPA markers); §8 (LLP error code 3)",
+                    "A marker's FPDUPTR must count back to the ULPDU length field of the FPDU that holds it. A "
+                            + "marker that does not means the sender placed markers or framed FPDUs wrongly; a "
+                            + "receiver relying on markers loses the FPDU boundaries.",
+                    "mpa_marker_error"),
+            rule("IW-MPA-003", Severity.ERROR, "Invalid MPA Request or Reply",
+                    "RFC 5044 §7.1.1, §7.1.2 (startup frames); RFC 6581 (revision 2)",
+                    "A direction of an iWARP connection did not start with a valid MPA Request (initiator) or "
+                            + "Reply (responder): a wrong key, a revision other than 1 or 2, or more than 512 bytes "
+                            + "of private data. The peer must close the connection (LLP error code 4).",
+                    "mpa_invalid_startup"),
+            rule("IW-MPA-004", Severity.NOTE, "MPA connection rejected", "RFC 5044 §7.1.1 (R flag)",
+                    "The responder's MPA Reply set the Reject flag: the connection will not enter full operation. "
+                            + "Its private data usually says why (no listener, mismatched IRD/ORD or CRC settings).",
+                    "mpa_reject"),
+            rule("IW-DDP-001", Severity.NOTE, "DDP version is not 1", "RFC 5041 §4.1 (DV field); §7.2",
+                    "A DDP segment's version field is not 1, the only version RFC 5041 defines (0 is the RDMA "
+                            + "Consortium's pre-IETF iWARP). An RFC 5041 data sink reports an invalid DDP version "
+                            + "(tagged error 4, untagged error 6) and terminates; a peer of the same older kind "
+                            + "accepts it, so on its own it is an interoperability note. Typical cause: a pre-IETF "
+                            + "or home-grown stack (SoftUiWarp sends 0).",
+                    "ddp_version"),
+            rule("IW-DDP-002", Severity.ERROR, "Untagged message on the wrong queue",
+                    "RFC 5040 §5 (queue numbers 0 Send, 1 Read Request, 2 Terminate); RFC 5041 §7.2 (invalid QN)",
+                    "An untagged DDP segment names a queue its RDMAP message does not use (a Send not on queue 0, "
+                            + "a Read Request not on 1, a Terminate not on 2). The data sink reports an invalid QN.",
+                    "ddp_invalid_queue"),
+            rule("IW-DDP-003", Severity.ERROR, "DDP message sequence number out of order",
+                    "RFC 5041 §5.3 (MSN: 1 for the first message of a queue, one more per message); §7.2",
+                    "An untagged message's MSN is not the next one on its queue. The data sink reports an invalid "
+                            + "MSN and terminates. Typical cause: a sender bug, or a message the capture did not "
+                            + "lose but the sender skipped.",
+                    "ddp_msn_sequence"),
+            rule("IW-DDP-004", Severity.ERROR, "DDP segment out of its message's sequence",
+                    "RFC 5041 §5.3 (MO), §5.2 (tagged offset), §6 (segments of a message in order); §7.2",
+                    "A DDP segment does not continue its message: a message offset or tagged offset that skips or "
+                            + "repeats bytes, a continuation with no first segment, or a new message while one is "
+                            + "unfinished (it never gets its Last flag).",
+                    "ddp_segment_sequence"),
+            rule("IW-RDMAP-001", Severity.NOTE, "RDMAP version is not 1", "RFC 5040 §4.1 (RV field); §7.3",
+                    "An RDMAP message's version field is not 1, the only version RFC 5040 defines (0 is the RDMA "
+                            + "Consortium's pre-IETF iWARP). An RFC 5040 receiver reports an invalid RDMAP version "
+                            + "and terminates; a peer of the same older kind accepts it.",
+                    "rdmap_version"),
+            rule("IW-RDMAP-002", Severity.ERROR, "Unexpected RDMAP opcode", "RFC 5040 §4.2 (opcodes, buffer model)",
+                    "An RDMAP opcode is reserved, or used with the wrong DDP buffer model (a tagged Send, an "
+                            + "untagged Write or Read Response). The receiver reports an unexpected opcode.",
+                    "rdmap_unexpected_opcode"),
+            rule("IW-RDMAP-003", Severity.ERROR, "Read Response that answers no Read Request",
+                    "RFC 5040 §5.2 (RDMA Read), §4.5",
+                    "A Read Response's sink STag and tagged offset match no outstanding Read Request of the other "
+                            + "side. Typical cause: a responder bug, or a capture that misses the Read Request.",
+                    "rdmap_unmatched_read_response"),
+            rule("IW-RDMAP-004", Severity.ERROR, "Terminate: the RDMAP stream ended in error",
+                    "RFC 5040 §4.8 (Terminate header), §5.4, §7 (error management)",
+                    "A peer sent a Terminate message: it found an error (its layer, type and code say which: an "
+                            + "invalid STag, a bounds violation, an MSN or CRC error...) and closes the stream; "
+                            + "outstanding work on both sides completes in error.",
+                    "rdmap_terminate"),
+            rule("IW-MSG-001", Severity.WARNING, "iWARP message never completed",
+                    "RFC 5040 §5 (data transfer); RFC 9293 (acknowledgement)",
+                    "When the capture ended, a Send or Write had not been acknowledged by the peer's TCP, or a "
+                            + "Read had not received its last Read Response. Typical cause: a stalled peer, or a "
+                            + "capture stopped too early.",
+                    "iwarp_message_incomplete"),
             rule("RS-ENGINE-001", Severity.NOTE, "Analysis limit reached", "rdmascope replay limits",
                     "The replay engine stopped tracking more state (conversations, outstanding messages, missing "
                             + "PSNs) to keep memory bounded; analysis past the limit is partial.",

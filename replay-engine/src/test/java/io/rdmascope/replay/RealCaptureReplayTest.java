@@ -107,7 +107,11 @@ class RealCaptureReplayTest {
             Set<Integer> cutShort = r.observations().stream().filter(o -> o.kind().equals("unanswered_at_capture_end"))
                     .map(o -> (int) o.frame()).collect(Collectors.toSet());
             for (Observation o : r.observations()) {
-                if (!allowed.contains(o.kind())) {
+                // SoftUiWarp (a user-space iWARP stack) sends DDP version 0 where RFC 5041 §4.1 says 1:
+                // a real deviation of that stack, reported as such (issue 8).
+                boolean knownDeviation = o.kind().equals("ddp_version")
+                        && capture.getFileName().toString().equals("kazikame_uiwarp_v1.pcap");
+                if (!allowed.contains(o.kind()) && !knownDeviation) {
                     unexpected.append(capture.getFileName()).append(" frame ").append(o.frame()).append(' ')
                             .append(o.kind()).append(": ").append(o.detail()).append('\n');
                 }

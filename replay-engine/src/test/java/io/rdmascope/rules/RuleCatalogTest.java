@@ -39,7 +39,7 @@ class RuleCatalogTest {
         Set<String> kinds = new HashSet<>();
         for (Rule r : RuleCatalog.all()) {
             assertTrue(ids.add(r.id()), "twice: " + r.id());
-            assertTrue(r.id().matches("(IB|RS)-[A-Z]+(-[A-Z]+)?-\\d{3}"), r.id());
+            assertTrue(r.id().matches("(IB|IW|RS)-[A-Z]+(-[A-Z]+)?-\\d{3}"), r.id());
             assertTrue(!r.summary().isBlank() && !r.reference().isBlank() && r.explanation().length() > 40, r.id());
             for (String k : r.observations()) {
                 assertTrue(kinds.add(k), "observation kind in two rules: " + k);

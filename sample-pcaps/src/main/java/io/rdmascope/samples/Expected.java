@@ -37,10 +37,25 @@ public enum Expected {
     UNMATCHED_READ_RESPONSE("unmatched_read_response", "IB-RC-MATCH-001", Severity.ERROR),
     ACK_OF_UNSENT_PSN("ack_of_unsent_psn", "IB-RC-MATCH-002", Severity.ERROR),
     TRUNCATED_FRAME("truncated_frame", "IB-CAP-001", Severity.WARNING),
+    // ---- iWARP (issue 8): its TCP stream, MPA, DDP and RDMAP ----
+    TCP_RETRANSMISSION("tcp_retransmission", "IW-TCP-001", Severity.WARNING),
+    TCP_OUT_OF_ORDER("tcp_out_of_order", "IW-TCP-002", Severity.NOTE),
+    TCP_MISSING_FROM_CAPTURE("tcp_missing_from_capture", "IW-CAP-001", Severity.NOTE),
+    MPA_CRC_ERROR("mpa_crc_error", "IW-MPA-001", Severity.ERROR),
+    MPA_MARKER_ERROR("mpa_marker_error", "IW-MPA-002", Severity.ERROR),
+    MPA_INVALID_STARTUP("mpa_invalid_startup", "IW-MPA-003", Severity.ERROR),
+    MPA_REJECT("mpa_reject", "IW-MPA-004", Severity.NOTE),
+    DDP_INVALID_QUEUE("ddp_invalid_queue", "IW-DDP-002", Severity.ERROR),
+    DDP_MSN_SEQUENCE("ddp_msn_sequence", "IW-DDP-003", Severity.ERROR),
+    DDP_SEGMENT_SEQUENCE("ddp_segment_sequence", "IW-DDP-004", Severity.ERROR),
+    RDMAP_UNMATCHED_READ_RESPONSE("rdmap_unmatched_read_response", "IW-RDMAP-003", Severity.ERROR),
+    RDMAP_TERMINATE("rdmap_terminate", "IW-RDMAP-004", Severity.ERROR),
+    IWARP_MESSAGE_INCOMPLETE("iwarp_message_incomplete", "IW-MSG-001", Severity.WARNING),
     // ---- observations without a finding ----
     COALESCED_ACK("coalesced_ack", null, null),
     PSN_WRAP("psn_wrap", null, null),
-    QP_STATE("qp_state", null, null);
+    QP_STATE("qp_state", null, null),
+    MPA_RESYNC("mpa_resync", null, null);
 
     public enum Severity {
         ERROR, WARNING, NOTE;

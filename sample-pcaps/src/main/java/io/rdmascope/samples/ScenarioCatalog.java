@@ -4,6 +4,7 @@ import io.rdmascope.proto.ib.InfiniBand;
 import io.rdmascope.samples.Connection.Fate;
 import io.rdmascope.samples.Connection.Msg;
 import io.rdmascope.samples.Wire.Encap;
+import io.rdmascope.samples.iwarp.IwarpScenarios;
 
 import java.util.List;
 import java.util.function.Consumer;
@@ -116,7 +117,31 @@ public final class ScenarioCatalog {
                 new Scenario("violation_pad_count", "A WRITE ONLY of 6 bytes whose BTH pad count says 0, not 2.",
                         40, Format.PCAPNG, V2, ScenarioCatalog::wrongPadCount),
                 new Scenario("violation_truncated", "A WRITE packet the capture cut to 96 bytes (snap length).",
-                        41, Format.PCAPNG, V2, ScenarioCatalog::truncated));
+                        41, Format.PCAPNG, V2, ScenarioCatalog::truncated),
+                // ---- iWARP over TCP (issue 8); the wire is unused: iWARP frames are Ethernet/IP/TCP ----
+                new Scenario("iwarp_rdma_ops", "iWARP Sends (with SE, with Invalidate), Writes and Reads, one FPDU "
+                        + "per segment, MPA CRCs, no markers; TCP ACKs complete Sends and Writes.", 51, Format.PCAP, V2,
+                        IwarpScenarios::rdmaOperations),
+                new Scenario("iwarp_markers", "MPA markers both ways with CRCs: FPDUs crossing markers, a marker "
+                        + "before a CRC, two FPDUs in one segment and one FPDU across two.", 52, Format.PCAP, V2,
+                        IwarpScenarios::markers),
+                new Scenario("iwarp_segmentation", "No CRCs, markers towards the initiator only, MPA revision 2 with "
+                        + "IRD/ORD and a zero-length RTR; FPDUs cut and packed across segments.", 53, Format.PCAP, V2,
+                        IwarpScenarios::segmentation),
+                new Scenario("iwarp_tcp_recovery", "iWARP under TCP recovery: a segment lost before the capture "
+                        + "point (fast retransmit), one lost after it (RTO), one reordered.", 54, Format.PCAP, V2,
+                        IwarpScenarios::tcpRecovery),
+                new Scenario("iwarp_capture_gap", "iWARP over IPv6: a Write segment received but missing from the "
+                        + "capture; MPA framing found again after the hole.", 55, Format.PCAP, V2,
+                        IwarpScenarios::captureGap),
+                new Scenario("iwarp_terminate", "A Send with an out-of-order MSN answered by a Terminate; the "
+                        + "connection errs and the outstanding Read fails.", 56, Format.PCAP, V2,
+                        IwarpScenarios::terminate),
+                new Scenario("iwarp_violations", "A bad MPA CRC, a misplaced marker, a Send on queue 3, a message "
+                        + "offset skip, an unasked Read Response, and a Send never acknowledged.", 57, Format.PCAP,
+                        V2, IwarpScenarios::violations),
+                new Scenario("iwarp_reject", "An MPA Request of revision 3 answered by a Reply that rejects the "
+                        + "connection.", 58, Format.PCAP, V2, IwarpScenarios::reject));
     }
 
     public static Scenario byName(String name) {

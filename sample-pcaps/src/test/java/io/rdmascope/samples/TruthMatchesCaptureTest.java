@@ -67,6 +67,9 @@ class TruthMatchesCaptureTest {
 
     private static void check(Scenario s) throws IOException {
         Truth truth = Scenarios.readTruth(CommittedCases.caseFolder(s).resolve(Scenarios.TRUTH_FILE));
+        if (truth.conversations().stream().allMatch(c -> "IWARP".equals(c.transport()))) {
+            return; // iWARP over TCP has no BTH to check here: iwarp.IwarpTruthMatchesCaptureTest checks those
+        }
         Map<Integer, Seen> seen = dissect(CommittedCases.capture(s));
         List<String> problems = new ArrayList<>();
 

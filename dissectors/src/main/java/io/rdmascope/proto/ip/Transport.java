@@ -8,8 +8,9 @@ import io.rdmascope.field.FieldType;
 import io.rdmascope.field.HeaderType;
 import io.rdmascope.field.Protocol;
 import io.rdmascope.proto.data.Data;
+import io.rdmascope.proto.iwarp.Iwarp;
 
-/** UDP (RFC 768) and the TCP header (RFC 9293; stream reassembly belongs to the iWARP work). */
+/** UDP (RFC 768) and the TCP header (RFC 9293); iWARP's TCP streams are reassembled by {@link Iwarp}. */
 public final class Transport {
     /** IANA port of RoCEv2 (IBTA Annex A17). */
     public static final int ROCE_V2_PORT = 4791;
@@ -91,6 +92,8 @@ public final class Transport {
         }
         d.setLength(layer, headerLength);
         d.setTcpPayloadLength(Math.max(0, end - offset - headerLength));
-        Data.dissect(chain, d, offset + headerLength, end);
+        if (!Iwarp.dissectTcp(d, layer, offset + headerLength, end)) { // iWARP's TCP streams (issue 8)
+            Data.dissect(chain, d, offset + headerLength, end);
+        }
     }
 }

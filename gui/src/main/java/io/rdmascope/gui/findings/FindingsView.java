@@ -1,0 +1,76 @@
+package io.rdmascope.gui.findings;
+
+import io.rdmascope.gui.findings.FindingsViewModel.Row;
+import io.rdmascope.gui.util.Tables;
+import io.rdmascope.rules.Severity;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.geometry.Insets;
+import javafx.geometry.Orientation;
+import javafx.scene.control.Label;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
+import javafx.scene.layout.BorderPane;
+
+import java.util.Locale;
+
+/**
+ * The findings table (severity, rule, summary, frame, conversation, detail) and the selected
+ * finding's explanation; clicking a finding selects its frame.
+ */
+public final class FindingsView extends BorderPane {
+    private final TableView<Row> table = new TableView<>();
+
+    public FindingsView(FindingsViewModel vm) {
+        table.setId("findingsTable");
+        table.setPlaceholder(new Label("No findings"));
+        TableColumn<Row, Severity> severity = new TableColumn<>("Severity");
+        severity.setPrefWidth(80);
+        severity.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(f.getValue().severity()));
+        severity.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(Severity item, boolean empty) {
+                super.updateItem(item, empty);
+                getStyleClass().removeAll("severity-error", "severity-warning", "severity-note");
+                if (empty || item == null) {
+                    setText(null);
+                } else {
+                    setText(item.id());
+                    getStyleClass().add("severity-" + item.id());
+                }
+            }
+        });
+        table.getColumns().addAll(java.util.List.of(severity,
+                Tables.text("Rule", 120, Row::rule),
+                Tables.text("Summary", 260, Row::summary),
+                Tables.number("Frame", 70, Row::frame, "%d"),
+                Tables.text("Conv", 50, Row::conversation),
+                Tables.text("Detail", 300, Row::detail)));
+        table.setItems(vm.rows());
+
+        TextArea explanation = new TextArea();
+        explanation.setId("findingExplanation");
+        explanation.setEditable(false);
+        explanation.setWrapText(true);
+        explanation.setPrefRowCount(4);
+        table.getSelectionModel().selectedItemProperty().addListener((o, was, now) -> {
+            explanation.setText(now == null ? "" : String.format(Locale.ROOT, "%s (%s) — %s%n%s%nReference: %s",
+                    now.rule(), now.severity().id(), now.summary(), now.explanation(), now.reference()));
+            vm.choose(now);
+        });
+        // a click on the row already selected jumps to its frame again
+        table.setOnMouseClicked(e -> vm.choose(table.getSelectionModel().getSelectedItem()));
+
+        SplitPane split = new SplitPane(table, explanation);
+        split.setOrientation(Orientation.VERTICAL);
+        split.setDividerPositions(0.72);
+        BorderPane.setMargin(split, new Insets(0));
+        setCenter(split);
+    }
+
+    public TableView<Row> table() {
+        return table;
+    }
+}

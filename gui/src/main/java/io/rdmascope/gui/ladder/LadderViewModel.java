@@ -1,0 +1,305 @@
+package io.rdmascope.gui.ladder;
+
+import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.DissectorChain;
+import io.rdmascope.dissect.RdmaContext;
+import io.rdmascope.gui.model.CaptureAnalysis;
+import io.rdmascope.gui.model.Formats;
+import io.rdmascope.gui.model.FrameDecoder;
+import io.rdmascope.gui.model.FrameIndex;
+import io.rdmascope.gui.model.FrameSelection;
+import io.rdmascope.gui.model.RdmaKey;
+import io.rdmascope.gui.util.AppExecutors;
+import io.rdmascope.gui.util.Job;
+import io.rdmascope.proto.ib.InfiniBand;
+import io.rdmascope.proto.ib.Opcode;
+import io.rdmascope.proto.ib.Opcodes;
+import io.rdmascope.proto.ib.Operation;
+import io.rdmascope.replay.Flow;
+import io.rdmascope.replay.Observation;
+import io.rdmascope.text.PacketSummary;
+import javafx.beans.property.DoubleProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleDoubleProperty;
+import javafx.beans.value.ObservableValue;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The ladder (sequence) diagram of one conversation: side A's and side B's lifelines and one arrow
+ * per frame, in capture order, labelled with its operation and PSN. What the replay engine saw at
+ * a frame marks its arrow: a retransmission, a duplicate, a NAK, an RNR NAK, a CNP, a loss, a bad CRC.
+ *
+ * <p>The arrows are computed in the background (one dissection per frame of the conversation);
+ * the view draws only those in sight, so a conversation of any length scrolls smoothly. Zoom is the
+ * height of one arrow's row.
+ */
+public final class LadderViewModel {
+    /** What an arrow is. */
+    public enum Kind { REQUEST, READ_RESPONSE, ATOMIC_ACK, ACK, NAK, RNR_NAK, CNP, CM, OTHER }
+
+    /** What the replay engine observed at an arrow's frame. */
+    public enum Mark {
+        RETRANSMISSION, DUPLICATE,
+        /** This packet was lost after the capture point (NAK'd or resent later). */
+        LOST,
+        /** Packets before this one are missing: lost before the capture point, or missing from the capture. */
+        GAP,
+        TIMEOUT, BAD_CRC, ECN_CE, MALFORMED, TRUNCATED
+    }
+
+    /**
+     * One frame of the conversation.
+     *
+     * @param fromA     true when side A sent it (left to right)
+     * @param label     operation and PSN, e.g. "RDMA WRITE First PSN=15278828"
+     * @param timeLabel seconds since the first frame of the capture
+     */
+    public record Arrow(int frame, long timeNanos, boolean fromA, Kind kind, Set<Mark> marks, String label,
+                        String timeLabel) {
+        public boolean is(Mark m) {
+            return marks.contains(m);
+        }
+    }
+
+    /** A whole diagram: the two lifelines' titles and the arrows, top to bottom. */
+    public record Diagram(String conversation, String sideA, String sideB, List<Arrow> arrows) {
+        static final Diagram EMPTY = new Diagram(null, "", "", List.of());
+    }
+
+    public static final double MIN_ROW = 10;
+    public static final double MAX_ROW = 80;
+    public static final double DEFAULT_ROW = 26;
+
+    private final AppExecutors exec;
+    private final FrameSelection selection;
+    private final ReadOnlyObjectWrapper<Diagram> diagram = new ReadOnlyObjectWrapper<>(this, "diagram", Diagram.EMPTY);
+    private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper(this, "status", "");
+    private final DoubleProperty rowHeight = new SimpleDoubleProperty(this, "rowHeight", DEFAULT_ROW);
+    private FrameIndex index;
+    private DissectorChain chain = DissectorChain.standard();
+    private CaptureAnalysis analysis;
+    private String conversation;
+    private Job job;
+
+    public LadderViewModel(AppExecutors exec, FrameSelection selection, ObservableValue<String> conversation) {
+        this.exec = exec;
+        this.selection = selection;
+        conversation.addListener((o, was, now) -> showConversation(now));
+        this.conversation = conversation.getValue();
+    }
+
+    public ReadOnlyObjectProperty<Diagram> diagram() {
+        return diagram.getReadOnlyProperty();
+    }
+
+    /** "Conversation 1: 22 frames", or why there is no diagram. */
+    public ReadOnlyStringProperty status() {
+        return status.getReadOnlyProperty();
+    }
+
+    /** Height of one arrow's row in pixels: the zoom. */
+    public DoubleProperty rowHeight() {
+        return rowHeight;
+    }
+
+    public FrameSelection selection() {
+        return selection;
+    }
+
+    public void zoomIn() {
+        rowHeight.set(Math.min(MAX_ROW, rowHeight.get() * 1.25));
+    }
+
+    public void zoomOut() {
+        rowHeight.set(Math.max(MIN_ROW, rowHeight.get() / 1.25));
+    }
+
+    public void zoomReset() {
+        rowHeight.set(DEFAULT_ROW);
+    }
+
+    /** A new capture: no diagram until its analysis arrives. */
+    public void open(FrameIndex newIndex, DissectorChain newChain) {
+        Job.cancel(job);
+        index = newIndex;
+        chain = newChain;
+        analysis = null;
+        diagram.set(Diagram.EMPTY);
+        status.set("The ladder diagram appears when the replay has finished.");
+    }
+
+    /** The replay's result (null: none yet). */
+    public void show(CaptureAnalysis newAnalysis) {
+        analysis = newAnalysis;
+        showConversation(conversation);
+    }
+
+    /** Draws conversation {@code id} (null: none). */
+    public void showConversation(String id) {
+        conversation = id;
+        Job.cancel(job);
+        if (analysis == null || index == null) {
+            diagram.set(Diagram.EMPTY);
+            return;
+        }
+        Flow flow = id == null ? null : analysis.flow(id);
+        if (flow == null) {
+            diagram.set(Diagram.EMPTY);
+            status.set(analysis.flows().isEmpty() ? "No RDMA conversations in this capture."
+                    : "Select a conversation to draw its ladder diagram.");
+            return;
+        }
+        Job j = new Job();
+        job = j;
+        status.set("Drawing conversation " + id + "…");
+        CaptureAnalysis a = analysis;
+        FrameIndex idx = index;
+        DissectorChain ch = chain;
+        exec.background().execute(() -> {
+            Diagram d = build(a, idx, ch, flow, j);
+            if (d == null) {
+                return;
+            }
+            exec.ui().execute(() -> {
+                if (!j.isCancelled()) {
+                    diagram.set(d);
+                    status.set("Conversation " + flow.conversation() + ": " + d.arrows().size() + " frames");
+                }
+            });
+        });
+    }
+
+    /** The arrow drawn in row {@code row}, or null. */
+    public Arrow arrowAt(int row) {
+        List<Arrow> arrows = diagram.get().arrows();
+        return row >= 0 && row < arrows.size() ? arrows.get(row) : null;
+    }
+
+    /** The row of frame {@code frame}'s arrow, or -1 when it is not in this diagram. */
+    public int rowOf(int frame) {
+        List<Arrow> arrows = diagram.get().arrows();
+        int lo = 0;
+        int hi = arrows.size() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int f = arrows.get(mid).frame();
+            if (f < frame) {
+                lo = mid + 1;
+            } else if (f > frame) {
+                hi = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -1;
+    }
+
+    /** A click on the arrow in row {@code row}: selects its frame. */
+    public void choose(int row) {
+        Arrow a = arrowAt(row);
+        if (a != null) {
+            selection.select(a.frame());
+        }
+    }
+
+    static Diagram build(CaptureAnalysis analysis, FrameIndex index, DissectorChain chain, Flow flow, Job job) {
+        int[] frames = analysis.framesOf(flow.conversation());
+        Map<Long, List<Observation>> seen = analysis.observationsByFrame();
+        FrameDecoder decoder = new FrameDecoder(index, chain);
+        String addressA = flow.a().address();
+        List<Arrow> arrows = new ArrayList<>(frames.length);
+        long first = index.firstTimeNanos();
+        for (int i = 0; i < frames.length; i++) {
+            if ((i & 1023) == 0 && job.isCancelled()) {
+                return null;
+            }
+            Dissection d = decoder.dissect(frames[i]);
+            RdmaKey key = RdmaKey.of(d);
+            // CM datagrams and other non-transport frames: from A when B is not their source.
+            boolean fromA = key == null ? !PacketSummary.of(d).source().equals(flow.b().address())
+                    : key.source().text().equals(addressA);
+            arrows.add(arrow(d, fromA, seen.getOrDefault((long) frames[i], List.of()), first));
+        }
+        return new Diagram(flow.conversation(), side("A", flow.a()), side("B", flow.b()), List.copyOf(arrows));
+    }
+
+    private static String side(String name, Flow.Side s) {
+        return name + ": " + s.address() + "  QP " + Formats.qp(s.qpn());
+    }
+
+    static Arrow arrow(Dissection d, boolean fromA, List<Observation> observations, long firstTimeNanos) {
+        RdmaContext r = d.rdma();
+        Kind kind = Kind.OTHER;
+        StringBuilder label = new StringBuilder(48);
+        if (r.isRdma() && r.bthLayer >= 0 && d.layerLength(r.bthLayer) >= 12) {
+            Opcode op = Opcodes.of(r.opcode);
+            int psn = d.u24(r.bthStart + 9);
+            int destQp = d.u24(r.bthStart + 5);
+            Operation operation = op.operation();
+            if (destQp == 1) {
+                kind = Kind.CM;
+                label.append(PacketSummary.of(d).info());
+            } else {
+                kind = switch (operation) {
+                    case CNP -> Kind.CNP;
+                    case ACKNOWLEDGE -> Kind.ACK;
+                    case ATOMIC_ACKNOWLEDGE -> Kind.ATOMIC_ACK;
+                    case RDMA_READ_RESPONSE_FIRST, RDMA_READ_RESPONSE_MIDDLE, RDMA_READ_RESPONSE_LAST,
+                            RDMA_READ_RESPONSE_ONLY -> Kind.READ_RESPONSE;
+                    default -> operation.isRequest() ? Kind.REQUEST : Kind.OTHER;
+                };
+                label.append(operation == Operation.UNKNOWN ? op.name() : operation.label());
+                if (kind != Kind.CNP) {
+                    label.append(" PSN=").append(psn);
+                }
+                int aeth = d.find(InfiniBand.AETH);
+                if (aeth >= 0 && d.layerLength(aeth) == 4) {
+                    int syndrome = d.u8(d.layerStart(aeth));
+                    switch ((syndrome >> 5) & 3) {
+                        case InfiniBand.AETH_ACK -> label.append(" ACK");
+                        case InfiniBand.AETH_RNR_NAK -> {
+                            kind = Kind.RNR_NAK;
+                            label.append(" RNR NAK");
+                        }
+                        case InfiniBand.AETH_NAK -> {
+                            kind = Kind.NAK;
+                            label.append(" NAK");
+                        }
+                        default -> label.append(" reserved syndrome");
+                    }
+                }
+            }
+        } else {
+            label.append(PacketSummary.of(d).info());
+        }
+        Set<Mark> marks = EnumSet.noneOf(Mark.class);
+        for (Observation o : observations) {
+            switch (o.kind()) {
+                case "retransmission" -> marks.add(Mark.RETRANSMISSION);
+                case "duplicate" -> marks.add(Mark.DUPLICATE);
+                case "packet_lost" -> marks.add(o instanceof Observation.PacketLost p && p.afterCapturePoint()
+                        ? Mark.LOST : Mark.GAP);
+                case "missing_from_capture" -> marks.add(Mark.GAP);
+                case "ack_timeout" -> marks.add(Mark.TIMEOUT);
+                case "bad_icrc", "bad_vcrc" -> marks.add(Mark.BAD_CRC);
+                case "ecn_ce" -> marks.add(Mark.ECN_CE);
+                case "malformed" -> marks.add(Mark.MALFORMED);
+                case "truncated_frame" -> marks.add(Mark.TRUNCATED);
+                default -> {
+                    // NAKs, CNPs and the rest are kinds of arrow, or not about one frame
+                }
+            }
+        }
+        long t = d.frame().timeNanos();
+        return new Arrow((int) d.frame().number(), t, fromA, kind, marks.isEmpty() ? Set.of() : Set.copyOf(marks),
+                label.toString(), FrameDecoder.relativeTime(t - firstTimeNanos));
+    }
+}

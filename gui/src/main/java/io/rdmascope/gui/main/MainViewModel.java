@@ -1,0 +1,577 @@
+package io.rdmascope.gui.main;
+
+import io.rdmascope.capture.PcapngWriter;
+import io.rdmascope.capture.live.CaptureStatistics;
+import io.rdmascope.dissect.DissectorChain;
+import io.rdmascope.frame.Frame;
+import io.rdmascope.gui.charts.ChartsViewModel;
+import io.rdmascope.gui.coloring.ColoringRulesViewModel;
+import io.rdmascope.gui.conversations.ConversationsViewModel;
+import io.rdmascope.gui.details.PacketDetailsViewModel;
+import io.rdmascope.gui.filter.FilterBarViewModel;
+import io.rdmascope.gui.findings.FindingsViewModel;
+import io.rdmascope.gui.ladder.LadderViewModel;
+import io.rdmascope.gui.live.LiveCaptureViewModel;
+import io.rdmascope.gui.messages.MessagesViewModel;
+import io.rdmascope.replay.AnalysisFields;
+import io.rdmascope.gui.model.AnalysisRunner;
+import io.rdmascope.gui.model.CaptureAnalysis;
+import io.rdmascope.gui.model.CaptureLoader;
+import io.rdmascope.gui.model.DisplayFilterCompiler;
+import io.rdmascope.gui.model.FilterCompiler;
+import io.rdmascope.gui.model.FrameIndex;
+import io.rdmascope.gui.model.FrameSelection;
+import io.rdmascope.gui.model.LiveCaptures;
+import io.rdmascope.gui.model.Settings;
+import io.rdmascope.gui.packetlist.PacketListViewModel;
+import io.rdmascope.gui.util.AppExecutors;
+import io.rdmascope.gui.util.Job;
+import io.rdmascope.rules.RulesConfig;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyDoubleProperty;
+import javafx.beans.property.ReadOnlyDoubleWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The main window's state: which capture is open and how far it has loaded and been replayed,
+ * recent files, the status line, and the view models of every pane, wired together: the filter
+ * bar filters the packet list, the packet list, messages, findings and ladder share one frame
+ * selection, the selected conversation drives the ladder, messages and charts, and the replay's
+ * verdicts reach the filters and colouring rules.
+ *
+ * <p>Opening a file starts two background jobs: the loader indexes frames (rows appear after the
+ * first two thousand), and the replay follows it frame by frame; the RDMA views fill when the
+ * replay ends.
+ */
+public final class MainViewModel {
+    static final int RECENT = 10;
+    private static final String RECENT_KEY = "recent.files";
+
+    /** How long the last open took, for the status line and the measurements in docs/gui.md. */
+    public record Timings(long firstRowsNanos, long indexNanos, long replayNanos, int frames) {
+    }
+
+    private final AppExecutors exec;
+    private final Settings settings;
+    private final FrameSelection selection = new FrameSelection();
+    private final AnalysisFields analysisFields = new AnalysisFields();
+    private final FilterCompiler compiler;
+    private final PacketListViewModel packetList;
+    private final PacketDetailsViewModel details;
+    private final FilterBarViewModel filterBar;
+    private final ConversationsViewModel conversations;
+    private final MessagesViewModel messages;
+    private final FindingsViewModel findings;
+    private final LadderViewModel ladder;
+    private final ChartsViewModel charts;
+    private final ColoringRulesViewModel coloring;
+
+    private final ReadOnlyObjectWrapper<Path> file = new ReadOnlyObjectWrapper<>(this, "file");
+    private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper(this, "title", "rdmascope");
+    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper(this, "loading");
+    private final ReadOnlyBooleanWrapper replaying = new ReadOnlyBooleanWrapper(this, "replaying");
+    private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(this, "progress", 0);
+    private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper(this, "status", "Open a capture: File → Open, or drop a file here.");
+    private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error", "");
+    private final ReadOnlyObjectWrapper<CaptureAnalysis> analysis = new ReadOnlyObjectWrapper<>(this, "analysis");
+    private final ReadOnlyObjectWrapper<Timings> timings = new ReadOnlyObjectWrapper<>(this, "timings");
+    private final ObservableList<String> recentFiles = FXCollections.observableArrayList();
+    private final ReadOnlyBooleanWrapper capturing = new ReadOnlyBooleanWrapper(this, "capturing");
+    private final ReadOnlyObjectWrapper<CaptureStatistics> liveStatistics =
+            new ReadOnlyObjectWrapper<>(this, "liveStatistics");
+    private final LiveCaptureViewModel live;
+
+    private FrameIndex index;
+    private DissectorChain chain = DissectorChain.standard();
+    private Job loadJob;
+    private Job replayJob;
+    private String loadNote = "";
+    private long openedAt;
+    private long firstRowsNanos;
+    private long indexNanos;
+
+    public MainViewModel(AppExecutors exec, Settings settings) {
+        this(exec, settings, LiveCaptures.pcap());
+    }
+
+    /** With another source of live frames (tests replay a file). */
+    public MainViewModel(AppExecutors exec, Settings settings, LiveCaptures liveCaptures) {
+        this.exec = exec;
+        this.settings = settings;
+        this.compiler = new DisplayFilterCompiler(analysisFields);
+        this.packetList = new PacketListViewModel(exec, selection);
+        this.details = new PacketDetailsViewModel(selection, compiler);
+        this.filterBar = new FilterBarViewModel(compiler, settings, packetList::applyFilter);
+        this.conversations = new ConversationsViewModel();
+        this.messages = new MessagesViewModel(exec, selection);
+        this.findings = new FindingsViewModel(selection);
+        this.ladder = new LadderViewModel(exec, selection, conversations.selected());
+        this.charts = new ChartsViewModel(exec);
+        this.coloring = new ColoringRulesViewModel(compiler, settings, packetList::setColoring);
+        coloring.apply();
+        this.live = new LiveCaptureViewModel(exec, liveCaptures, this);
+        recentFiles.setAll(settings.list(RECENT_KEY));
+        packetList.rows().addListener((javafx.collections.ListChangeListener<Integer>) c -> updateStatus());
+    }
+
+    // ---- panes ------------------------------------------------------------------------------------
+
+    public FrameSelection selection() {
+        return selection;
+    }
+
+    public PacketListViewModel packetList() {
+        return packetList;
+    }
+
+    public PacketDetailsViewModel details() {
+        return details;
+    }
+
+    public FilterBarViewModel filterBar() {
+        return filterBar;
+    }
+
+    public ConversationsViewModel conversations() {
+        return conversations;
+    }
+
+    public MessagesViewModel messages() {
+        return messages;
+    }
+
+    public FindingsViewModel findings() {
+        return findings;
+    }
+
+    public LadderViewModel ladder() {
+        return ladder;
+    }
+
+    public ChartsViewModel charts() {
+        return charts;
+    }
+
+    public ColoringRulesViewModel coloring() {
+        return coloring;
+    }
+
+    public FilterCompiler compiler() {
+        return compiler;
+    }
+
+    public LiveCaptureViewModel live() {
+        return live;
+    }
+
+    /** True while a live capture runs. */
+    public ReadOnlyBooleanProperty capturing() {
+        return capturing.getReadOnlyProperty();
+    }
+
+    /** The running (or last) live capture's counts, null when none. */
+    public ReadOnlyObjectProperty<CaptureStatistics> liveStatistics() {
+        return liveStatistics.getReadOnlyProperty();
+    }
+
+    // ---- state ------------------------------------------------------------------------------------
+
+    public ReadOnlyObjectProperty<Path> file() {
+        return file.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty title() {
+        return title.getReadOnlyProperty();
+    }
+
+    /** True while frames are being indexed (the Cancel button shows). */
+    public ReadOnlyBooleanProperty loading() {
+        return loading.getReadOnlyProperty();
+    }
+
+    /** True while the replay runs. */
+    public ReadOnlyBooleanProperty replaying() {
+        return replaying.getReadOnlyProperty();
+    }
+
+    /** Loading progress, 0 to 1. */
+    public ReadOnlyDoubleProperty progress() {
+        return progress.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty status() {
+        return status.getReadOnlyProperty();
+    }
+
+    /** The last error to show the user (a file that does not open, a damaged capture); empty if none. */
+    public ReadOnlyStringProperty error() {
+        return error.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<CaptureAnalysis> analysis() {
+        return analysis.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<Timings> timings() {
+        return timings.getReadOnlyProperty();
+    }
+
+    /** Recently opened files, newest first. */
+    public ObservableList<String> recentFiles() {
+        return recentFiles;
+    }
+
+    public FrameIndex index() {
+        return index;
+    }
+
+    /** Clears the error once shown. */
+    public void dismissError() {
+        error.set("");
+    }
+
+    // ---- actions ----------------------------------------------------------------------------------
+
+    /**
+     * Opens {@code path} (pcap, pcapng, ERF, any of them gzip-compressed): indexes its frames in the
+     * background and replays it. A file that cannot be opened leaves the current capture shown.
+     */
+    public void open(Path path) {
+        if (path == null) {
+            return;
+        }
+        if (!Files.isReadable(path)) {
+            error.set("Cannot read " + path);
+            return;
+        }
+        FrameIndex newIndex = begin(path, "rdmascope — " + path.getFileName());
+        rememberRecent(path);
+        status.set("Loading " + path.getFileName() + "…");
+        Job load = loadJob;
+        Job replay = replayJob;
+        exec.background().execute(() -> load(path, newIndex, load, replay));
+        exec.background().execute(() -> replay(newIndex, replay));
+    }
+
+    /**
+     * Shows a live capture: frames are indexed as they arrive, the list grows, the replay follows
+     * them; {@link #cancelLoading()} (the Stop button) stops the capture, after which the RDMA views
+     * fill. The session is started here and closed when it ends.
+     */
+    public void openLive(LiveCaptures.Session session) {
+        FrameIndex newIndex = begin(null, "rdmascope — live on " + session.name());
+        liveStatistics.set(null);
+        capturing.set(true);
+        status.set("Capturing on " + session.name() + "…");
+        progress.set(-1);
+        Job capture = loadJob;
+        Job replay = replayJob;
+        exec.background().execute(() -> capture(session, newIndex, capture));
+        exec.background().execute(() -> replay(newIndex, replay));
+    }
+
+    /** Forgets the shown capture and prepares the panes for a new one; returns its index. */
+    private FrameIndex begin(Path path, String windowTitle) {
+        Job.cancel(loadJob);
+        Job.cancel(replayJob);
+        FrameIndex newIndex = new FrameIndex();
+        index = newIndex;
+        file.set(path);
+        title.set(windowTitle);
+        loadNote = "";
+        firstRowsNanos = 0;
+        indexNanos = 0;
+        timings.set(null);
+        analysis.set(null);
+        analysisFields.use(null);
+        selection.select(0);
+        packetList.open(newIndex, chain);
+        details.open(newIndex, chain);
+        ladder.open(newIndex, chain);
+        showAnalysis(null);
+        loading.set(true);
+        replaying.set(true);
+        progress.set(0);
+        loadJob = new Job();
+        replayJob = new Job();
+        openedAt = System.nanoTime();
+        return newIndex;
+    }
+
+    private void capture(LiveCaptures.Session session, FrameIndex target, Job job) {
+        IOException failure = null;
+        long lastReport = 0;
+        boolean stopAsked = false;
+        try (session) {
+            session.start();
+            while (true) {
+                if (job.isCancelled() && !stopAsked) {
+                    stopAsked = true;
+                    session.stop();
+                }
+                Frame f = session.poll(50, java.util.concurrent.TimeUnit.MILLISECONDS);
+                if (f != null) {
+                    target.append(f);
+                } else if (session.isDone()) {
+                    break;
+                }
+                long now = System.nanoTime();
+                if (now - lastReport > 100_000_000L || f == null) {
+                    lastReport = now;
+                    int n = target.count();
+                    CaptureStatistics stats = session.statistics();
+                    exec.ui().execute(() -> {
+                        if (target == index) {
+                            packetList.indexed(n);
+                            liveStatistics.set(stats);
+                            status.set(String.format(Locale.ROOT, "Capturing on %s… %,d frames", session.name(), n));
+                        }
+                    });
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            failure = e instanceof IOException io ? io : new IOException(String.valueOf(e.getMessage()), e);
+        } finally {
+            target.markComplete();
+        }
+        IOException failed = failure;
+        CaptureStatistics last = session.statistics();
+        exec.ui().execute(() -> {
+            if (target != index) {
+                return;
+            }
+            capturing.set(false);
+            loading.set(false);
+            progress.set(1);
+            liveStatistics.set(last);
+            indexNanos = System.nanoTime() - openedAt;
+            if (failed != null) {
+                loadNote = "capture failed";
+                error.set(failed.getMessage());
+            } else {
+                loadNote = "live capture on " + session.name();
+            }
+            packetList.loadingFinished(target.count());
+            timings.set(new Timings(firstRowsNanos, indexNanos, 0, target.count()));
+            updateStatus();
+        });
+    }
+
+    private void load(Path path, FrameIndex target, Job job, Job replay) {
+        try {
+            CaptureLoader.Outcome outcome = CaptureLoader.load(path, target, job, (frames, fraction) ->
+                    exec.ui().execute(() -> {
+                        if (target != index) {
+                            return;
+                        }
+                        if (firstRowsNanos == 0 && frames > 0) {
+                            firstRowsNanos = System.nanoTime() - openedAt;
+                        }
+                        packetList.indexed(frames);
+                        progress.set(fraction);
+                        if (loading.get()) {
+                            status.set(String.format(Locale.ROOT, "Loading %s… %,d frames", path.getFileName(), frames));
+                        }
+                    }));
+            exec.ui().execute(() -> {
+                if (target != index) {
+                    return;
+                }
+                indexNanos = System.nanoTime() - openedAt;
+                loading.set(false);
+                progress.set(1);
+                if (firstRowsNanos == 0) {
+                    firstRowsNanos = indexNanos;
+                }
+                if (outcome.cancelled()) {
+                    loadNote = "loading cancelled";
+                } else if (outcome.error() != null) {
+                    loadNote = "damaged after frame " + outcome.frames();
+                    error.set(outcome.error().getMessage());
+                }
+                packetList.loadingFinished(outcome.frames());
+                timings.set(new Timings(firstRowsNanos, indexNanos, 0, outcome.frames()));
+                updateStatus();
+            });
+        } catch (IOException | RuntimeException e) {
+            replay.cancel();
+            exec.ui().execute(() -> {
+                if (target != index) {
+                    return;
+                }
+                loading.set(false);
+                replaying.set(false);
+                progress.set(0);
+                error.set(e.getMessage() == null ? e.toString() : e.getMessage());
+                status.set("Could not open " + path.getFileName());
+            });
+        }
+    }
+
+    private void replay(FrameIndex target, Job job) {
+        CaptureAnalysis result;
+        try {
+            result = AnalysisRunner.run(target, chain, RulesConfig.defaults(), job, frames -> { });
+        } catch (RuntimeException e) {
+            exec.ui().execute(() -> {
+                if (target == index) {
+                    replaying.set(false);
+                    error.set("Replay failed: " + e);
+                }
+            });
+            return;
+        }
+        if (result == null) {
+            exec.ui().execute(() -> {
+                if (target == index) {
+                    replaying.set(false);
+                    updateStatus();
+                }
+            });
+            return;
+        }
+        exec.ui().execute(() -> {
+            if (target != index || job.isCancelled()) {
+                return;
+            }
+            replaying.set(false);
+            analysisFields.use(result.frames());
+            analysis.set(result);
+            showAnalysis(result);
+            packetList.refreshTexts();
+            Timings t = timings.get();
+            if (t != null) {
+                timings.set(new Timings(t.firstRowsNanos(), t.indexNanos(), System.nanoTime() - openedAt, t.frames()));
+            }
+            // a filter on rdmascope.* fields needs the analysis: apply it again now that it is there
+            if (filterBar.appliedText().get().contains("rdmascope.")) {
+                filterBar.apply(filterBar.appliedText().get());
+            }
+            updateStatus();
+        });
+    }
+
+    private void showAnalysis(CaptureAnalysis a) {
+        conversations.show(a);
+        messages.show(a);
+        findings.show(a);
+        ladder.show(a);
+        charts.show(a, index);
+    }
+
+    /** Stops loading, or the live capture; the frames read so far stay. */
+    public void cancelLoading() {
+        Job.cancel(loadJob);
+    }
+
+    /** Opens a recent file by its path text. */
+    public void openRecent(String path) {
+        open(Path.of(path));
+    }
+
+    public void clearRecent() {
+        recentFiles.clear();
+        settings.putList(RECENT_KEY, List.of());
+    }
+
+    private void rememberRecent(Path path) {
+        String p = path.toAbsolutePath().normalize().toString();
+        List<String> list = new ArrayList<>(recentFiles);
+        list.remove(p);
+        list.add(0, p);
+        while (list.size() > RECENT) {
+            list.remove(list.size() - 1);
+        }
+        recentFiles.setAll(list);
+        settings.putList(RECENT_KEY, list);
+    }
+
+    /**
+     * Writes the frames the packet list shows (in capture order) to {@code target} as pcapng, in the
+     * background; {@code done} runs on the UI executor with the number written, or the error.
+     */
+    public void saveDisplayed(Path target, java.util.function.BiConsumer<Integer, Exception> done) {
+        if (index == null) {
+            done.accept(0, new IOException("no capture is open"));
+            return;
+        }
+        int[] frames = packetList.displayedFrames();
+        FrameIndex source = index;
+        String name = file.get() == null ? "capture" : file.get().getFileName().toString();
+        exec.background().execute(() -> {
+            try {
+                int n = writePcapng(source, frames, target, name);
+                exec.ui().execute(() -> {
+                    status.set(String.format(Locale.ROOT, "Saved %,d frames to %s", n, target.getFileName()));
+                    done.accept(n, null);
+                });
+            } catch (IOException | RuntimeException e) {
+                exec.ui().execute(() -> done.accept(0, e));
+            }
+        });
+    }
+
+    /** Writes {@code frames} of {@code source} to a pcapng file; one interface per (interface, link type) seen. */
+    static int writePcapng(FrameIndex source, int[] frames, Path target, String from) throws IOException {
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(target), 1 << 16);
+             PcapngWriter w = new PcapngWriter(out, null, null, "rdmascope gui (frames of " + from + ")")) {
+            Map<Long, Integer> interfaces = new HashMap<>();
+            byte[] buf = new byte[65536];
+            for (int number : frames) {
+                Frame f = source.frame(number);
+                long key = (long) f.interfaceId() << 32 | f.linkType();
+                Integer id = interfaces.get(key);
+                if (id == null) {
+                    id = w.addInterface(f.linkType(), 0, null, null, null);
+                    interfaces.put(key, id);
+                }
+                if (buf.length < f.capturedLength()) {
+                    buf = new byte[f.capturedLength()];
+                }
+                f.buffer().get(f.offset(), buf, 0, f.capturedLength());
+                w.write(id, f.timeNanos(), buf, 0, f.capturedLength(), f.wireLength());
+            }
+            return frames.length;
+        }
+    }
+
+    private void updateStatus() {
+        if (index == null || loading.get()) {
+            return;
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "Frames: %,d · Displayed: %,d", index.count(), packetList.rows().size()));
+        if (!loadNote.isEmpty()) {
+            sb.append(" · ").append(loadNote);
+        }
+        Timings t = timings.get();
+        if (t != null) {
+            sb.append(String.format(Locale.ROOT, " · indexed in %.2f s", t.indexNanos() / 1e9));
+        }
+        CaptureAnalysis a = analysis.get();
+        if (a != null) {
+            sb.append(String.format(Locale.ROOT, " · %d conversations, %,d messages · %s",
+                    a.flows().size(), a.messages().size(), findings.counts().get()));
+        } else if (replaying.get()) {
+            sb.append(" · replaying…");
+        }
+        status.set(sb.toString());
+    }
+}

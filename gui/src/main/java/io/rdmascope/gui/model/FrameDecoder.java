@@ -1,0 +1,55 @@
+package io.rdmascope.gui.model;
+
+import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.DissectorChain;
+import io.rdmascope.frame.Frame;
+import io.rdmascope.text.AsciiSink;
+
+/**
+ * Dissects single frames of an index on demand, as the packet list and the detail pane need them
+ * (the fast path for columns, then {@link io.rdmascope.text.ProtoTree} for the one frame shown).
+ * Times read as in a dissection of the whole file: {@code frame.time_relative} counts from the
+ * first frame and {@code frame.time_delta} from the frame before.
+ *
+ * <p>Not thread-safe, like the {@link Dissection} it reuses: one decoder per thread.
+ */
+public final class FrameDecoder {
+    private final FrameIndex index;
+    private final DissectorChain chain;
+    private final Dissection d = new Dissection();
+
+    public FrameDecoder(FrameIndex index, DissectorChain chain) {
+        this.index = index;
+        this.chain = chain;
+    }
+
+    public FrameIndex index() {
+        return index;
+    }
+
+    /**
+     * Dissects frame {@code number} and returns the dissection, valid until the next call (it is
+     * reused).
+     */
+    public Dissection dissect(int number) {
+        Frame f = index.frame(number);
+        if (number == 1) {
+            // A fresh dissection: frame 1 has no previous frame (frame.time_delta 0).
+            Dissection first = new Dissection();
+            chain.dissect(f, first);
+            return first;
+        }
+        d.setReferenceTimeNanos(index.firstTimeNanos());
+        d.reset(index.frame(number - 1)); // so that the frame before is the "previous" one
+        chain.dissect(f, d);
+        return d;
+    }
+
+    /** Time column text: seconds since the first frame with microseconds, as {@code rdmascope dissect} prints it. */
+    public static String relativeTime(long nanos) {
+        AsciiSink sink = new AsciiSink(24);
+        sink.appendSeconds(nanos);
+        String t = sink.toString();
+        return t.substring(0, t.length() - 3);
+    }
+}

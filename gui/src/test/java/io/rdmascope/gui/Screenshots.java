@@ -1,0 +1,179 @@
+package io.rdmascope.gui;
+
+import io.rdmascope.gui.main.MainView;
+import io.rdmascope.gui.main.MainViewModel;
+import io.rdmascope.gui.model.Settings;
+import io.rdmascope.gui.util.AppExecutors;
+import io.rdmascope.samples.Scenarios;
+import io.rdmascope.text.ProtoTree;
+import javafx.application.Platform;
+import javafx.scene.Scene;
+import javafx.scene.image.PixelReader;
+import javafx.scene.image.WritableImage;
+import javafx.stage.Stage;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Makes the screenshots in docs/ from the committed sample captures: the main window, the ladder
+ * diagram and the charts. Needs a display; {@code gui/screenshots.sh} starts a private Xvfb when
+ * there is none and runs this with the test classpath.
+ *
+ * <pre>gui/screenshots.sh            # writes docs/gui-main.png, docs/gui-ladder.png, docs/gui-charts.png</pre>
+ */
+public final class Screenshots {
+    private Screenshots() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path out = Path.of(args.length > 0 ? args[0] : "docs");
+        Files.createDirectories(out);
+        System.setProperty("rdmascope.gui.noDialogs", "true");
+        CompletableFuture<Void> started = new CompletableFuture<>();
+        Platform.startup(() -> started.complete(null));
+        started.get(30, TimeUnit.SECONDS);
+        Platform.setImplicitExit(false);
+        try {
+            shoot(out);
+        } finally {
+            Platform.exit();
+        }
+        System.exit(0);
+    }
+
+    private static void shoot(Path out) throws Exception {
+        MainViewModel vm = fx(() -> new MainViewModel(AppExecutors.withUi(Platform::runLater), Settings.inMemory()));
+        Stage stage = fx(() -> {
+            Stage s = new Stage();
+            Scene scene = RdmascopeApp.createScene(vm);
+            s.setScene(scene);
+            s.titleProperty().bind(vm.title());
+            s.setX(0);
+            s.setY(0);
+            s.show();
+            return s;
+        });
+        MainView view = (MainView) stage.getScene().getRoot();
+
+        // 1. Main window: the loss scenario, the first NAK selected, its AETH syndrome highlighted, the findings.
+        open(vm, Samples.scenario("rc_loss_nak"));
+        fx(() -> {
+            view.showTab("Findings");
+            view.findings().table().getSelectionModel().select(1); // the first NAK: frame 7
+            vm.details().selectNode(find(vm.details().tree().get(), "infiniband.aeth.syndrome"));
+            return null;
+        });
+        settle();
+        save(stage.getScene(), out.resolve("gui-main.png"));
+
+        // 2. Ladder diagram of the same conversation, the NAK selected.
+        fx(() -> {
+            view.showTab("Ladder");
+            return null;
+        });
+        waitFor(() -> fxQuiet(() -> vm.ladder().diagram().get().arrows().size() == 22));
+        settle();
+        save(stage.getScene(), out.resolve("gui-ladder.png"));
+
+        // 3. Charts over generated mixed traffic: six QPs of WRITE, SEND and READ with a few NAKs and go-back-N.
+        Path dir = Files.createTempDirectory("rdmascope-shots");
+        Path mixed = Scenarios.writeMixedLarge(dir, 7, 20_000, 6, true);
+        open(vm, mixed);
+        fx(() -> {
+            view.showTab("Charts");
+            return null;
+        });
+        settle();
+        save(stage.getScene(), out.resolve("gui-charts.png"));
+        fx(() -> {
+            stage.hide();
+            return null;
+        });
+        Files.deleteIfExists(mixed);
+        Files.deleteIfExists(dir);
+    }
+
+    private static void open(MainViewModel vm, Path file) throws Exception {
+        fx(() -> {
+            vm.open(file);
+            return null;
+        });
+        waitFor(() -> fxQuiet(() -> !vm.loading().get() && vm.analysis().get() != null));
+    }
+
+    private static ProtoTree find(java.util.List<ProtoTree> nodes, String field) {
+        for (ProtoTree n : nodes) {
+            if (n.field() != null && n.field().abbrev().equals(field)) {
+                return n;
+            }
+            ProtoTree f = find(n.children(), field);
+            if (f != null) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    /** Lets layout, CSS and the canvases catch up. */
+    private static void settle() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            Thread.sleep(150);
+            fx(() -> null);
+        }
+    }
+
+    private static void save(Scene scene, Path file) throws Exception {
+        WritableImage image = fx(() -> scene.snapshot(null));
+        int w = (int) image.getWidth();
+        int h = (int) image.getHeight();
+        BufferedImage b = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
+        PixelReader r = image.getPixelReader();
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                b.setRGB(x, y, r.getArgb(x, y));
+            }
+        }
+        if (!ImageIO.write(b, "png", file.toFile())) {
+            throw new IOException("no PNG writer");
+        }
+        System.out.println("wrote " + file + " (" + w + "x" + h + ")");
+    }
+
+    private static <T> T fx(Callable<T> work) throws Exception {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        Platform.runLater(() -> {
+            try {
+                f.complete(work.call());
+            } catch (Throwable t) {
+                f.completeExceptionally(t);
+            }
+        });
+        return f.get(60, TimeUnit.SECONDS);
+    }
+
+    private static boolean fxQuiet(Callable<Boolean> test) {
+        try {
+            return fx(test);
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private static void waitFor(BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new IllegalStateException("timed out");
+            }
+            Thread.sleep(50);
+        }
+    }
+}
