@@ -110,7 +110,8 @@ final class CheckCommand implements Callable<Integer> {
         List<CaptureCheck> checks = new ArrayList<>();
         IOException firstFailure = null;
         for (int i = 0; i < captures.size(); i++) {
-            Replay replay = Replay.of(captures.get(i), rocePorts);
+            // Messages are kept only when an expectation may ask about them.
+            Replay replay = Replay.of(captures.get(i), rocePorts, expectations != null);
             List<Finding> findings = Rules.evaluate(replay.result().observations(), config);
             List<Expectations.Result> results = List.of();
             if (expectations != null) {

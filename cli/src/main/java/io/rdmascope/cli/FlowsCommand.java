@@ -52,7 +52,7 @@ final class FlowsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Replay replay = Replay.of(file, rocePorts);
+        Replay replay = Replay.of(file, rocePorts, false);
         List<Flow> flows = replay.result().flows();
         BufferedOutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
         if (json) {

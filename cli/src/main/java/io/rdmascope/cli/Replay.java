@@ -23,9 +23,17 @@ import java.util.List;
 record Replay(ReplayResult result, IOException failure) {
 
     static Replay of(Path file, List<Integer> rocePorts) throws IOException {
+        return of(file, rocePorts, true);
+    }
+
+    /**
+     * @param keepMessages false for front ends that need only flows, observations and findings: memory
+     *                     then stays bounded whatever the capture's length (a 5 GB capture under -Xmx512m)
+     */
+    static Replay of(Path file, List<Integer> rocePorts, boolean keepMessages) throws IOException {
         DissectorChain chain = rocePorts.isEmpty() ? DissectorChain.standard()
                 : DissectorChain.withRocePorts(rocePorts.stream().mapToInt(Integer::intValue).toArray());
-        ReplayResult result = new ReplayResult();
+        ReplayResult result = keepMessages ? new ReplayResult() : ReplayResult.withoutMessages();
         Dissection d = new Dissection();
         IOException failure = null;
         try (PacketSource source = CaptureFiles.open(file)) {
