@@ -83,13 +83,6 @@ public final class Fabric {
     }
 
     static String macText(byte[] mac) {
-        StringBuilder sb = new StringBuilder();
-        for (byte b : mac) {
-            if (sb.length() > 0) {
-                sb.append(':');
-            }
-            sb.append(String.format("%02x", b & 0xFF));
-        }
-        return sb.toString();
+        return Gids.mac(mac);
     }
 }

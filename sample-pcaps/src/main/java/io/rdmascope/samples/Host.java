@@ -28,6 +28,6 @@ public record Host(String name, byte[] mac, byte[] ipv4, byte[] ipv6, int lid, l
 
     /** Dotted IPv4 text, for truth files. */
     public String ipv4Text() {
-        return (ipv4[0] & 0xFF) + "." + (ipv4[1] & 0xFF) + "." + (ipv4[2] & 0xFF) + "." + (ipv4[3] & 0xFF);
+        return Gids.ipv4(ipv4);
     }
 }
