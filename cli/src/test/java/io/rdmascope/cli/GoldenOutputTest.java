@@ -1,5 +1,7 @@
 package io.rdmascope.cli;
 
+import io.rdmascope.testsupport.SharedFiles;
+
 import io.rdmascope.samples.ScenarioCatalog;
 import io.rdmascope.samples.ScenarioCatalog.Scenario;
 import org.junit.jupiter.api.DynamicTest;
@@ -25,9 +27,7 @@ class GoldenOutputTest {
             + "review the diff";
 
     static Path cases() {
-        String root = System.getProperty("rdmascope.root");
-        Path base = root != null ? Path.of(root) : Path.of("").toAbsolutePath().getParent();
-        return base.resolve("sample-pcaps").resolve("cases");
+        return SharedFiles.sampleCases();
     }
 
     @TestFactory

@@ -19,6 +19,17 @@ public final class SharedFiles {
     private SharedFiles() {
     }
 
+    /** The project's own root (the surefire property rdmascope.root, else the module's parent). */
+    public static Path projectRoot() {
+        String configured = System.getProperty("rdmascope.root");
+        return configured != null ? Path.of(configured) : Path.of("").toAbsolutePath().getParent();
+    }
+
+    /** The committed scenario cases, sample-pcaps/cases. */
+    public static Path sampleCases() {
+        return projectRoot().resolve("sample-pcaps").resolve("cases");
+    }
+
     public static Path root() {
         String configured = System.getProperty("rdmascope.shared");
         return (configured != null ? Path.of(configured) : Path.of("..", "..", "shared")).toAbsolutePath()

@@ -56,8 +56,7 @@ class PacketSummaryTsharkTest {
     private static final String TSHARK_MALFORMED = "[Malformed Packet]";
 
     static Path repositoryRoot() {
-        String root = System.getProperty("rdmascope.root");
-        return root != null ? Path.of(root) : Path.of("").toAbsolutePath().getParent();
+        return SharedFiles.projectRoot();
     }
 
     @Test

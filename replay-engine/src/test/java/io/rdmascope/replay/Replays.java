@@ -1,5 +1,7 @@
 package io.rdmascope.replay;
 
+import io.rdmascope.testsupport.SharedFiles;
+
 import io.rdmascope.capture.CaptureFiles;
 import io.rdmascope.capture.PacketSource;
 import io.rdmascope.dissect.Dissection;
@@ -29,8 +31,6 @@ final class Replays {
     }
 
     static Path cases() {
-        String root = System.getProperty("rdmascope.root");
-        Path base = root != null ? Path.of(root) : Path.of("").toAbsolutePath().getParent();
-        return base.resolve("sample-pcaps").resolve("cases");
+        return SharedFiles.sampleCases();
     }
 }

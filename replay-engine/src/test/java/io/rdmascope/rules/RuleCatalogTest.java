@@ -1,5 +1,7 @@
 package io.rdmascope.rules;
 
+import io.rdmascope.testsupport.SharedFiles;
+
 import io.rdmascope.samples.Expected;
 import org.junit.jupiter.api.Test;
 
@@ -17,9 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RuleCatalogTest {
 
     static Path docs() {
-        String root = System.getProperty("rdmascope.root");
-        Path base = root != null ? Path.of(root) : Path.of("").toAbsolutePath().getParent();
-        return base.resolve("docs").resolve("rules.md");
+        return SharedFiles.projectRoot().resolve("docs").resolve("rules.md");
     }
 
     /** docs/rules.md is the catalog rendered; -Drdmascope.updateDocs=true rewrites it. */

@@ -1,5 +1,7 @@
 package io.rdmascope.samples;
 
+import io.rdmascope.testsupport.SharedFiles;
+
 import io.rdmascope.samples.ScenarioCatalog.Scenario;
 
 import java.nio.file.Path;
@@ -10,8 +12,7 @@ final class CommittedCases {
     }
 
     static Path root() {
-        String root = System.getProperty("rdmascope.root");
-        return root != null ? Path.of(root) : Path.of("").toAbsolutePath().getParent();
+        return SharedFiles.projectRoot();
     }
 
     static Path folder() {

@@ -52,9 +52,7 @@ class IwarpReplayTest {
     }
 
     private static Path cases() {
-        String root = System.getProperty("rdmascope.root");
-        Path base = root != null ? Path.of(root) : Path.of("").toAbsolutePath().getParent();
-        return base.resolve("sample-pcaps").resolve("cases");
+        return SharedFiles.sampleCases();
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.rdmascope.samples.iwarp;
 
+import io.rdmascope.testsupport.SharedFiles;
+
 import io.rdmascope.capture.CaptureFiles;
 import io.rdmascope.capture.PacketSource;
 import io.rdmascope.dissect.Dissection;
@@ -44,9 +46,7 @@ class IwarpTruthMatchesCaptureTest {
     }
 
     static Path cases() {
-        String root = System.getProperty("rdmascope.root");
-        Path base = root != null ? Path.of(root) : Path.of("").toAbsolutePath().getParent();
-        return base.resolve("sample-pcaps").resolve("cases");
+        return SharedFiles.sampleCases();
     }
 
     static List<Scenario> iwarpScenarios() {
