@@ -33,6 +33,16 @@ final class Channel {
     /** How far past the CM start PSN the first request may be and still count the skipped PSNs missing. */
     private static final int START_PSN_SLACK = 64;
 
+    /**
+     * A response for a PSN at most this far past the newest request seen is held, not judged: the
+     * capturing host may timestamp its own transmissions late (the request then follows in the file),
+     * or the capture missed the newest requests. Farther, it acknowledges a PSN never sent.
+     */
+    static final int AHEAD_SLACK = 2048;
+    /** Capture time a response is held waiting for the request it answers. */
+    static final long HOLD_RESPONSE_NANOS = 1_000_000L;
+    private static final int HELD_RESPONSES = 64;
+
     private final Conversation conversation;
     /** Index of the requesting side in the conversation (0 or 1). */
     final int side;
@@ -40,6 +50,8 @@ final class Channel {
     private final ReplayLimits limits;
 
     private boolean started;
+    /** SEND/WRITE packets assembled so far (the first one may begin mid-message: the capture started there). */
+    private long requestsAssembled;
     /** One past the newest request PSN (a READ counts its whole response span, R1.3). */
     private int nextPsn;
     /** The READ whose response span is not known yet (path MTU unknown): the next request PSN tells it. */
@@ -69,6 +81,9 @@ final class Channel {
     private int triggerPsn = -1;
     private Trigger trigger;
 
+    /** Responses that reached the capture before the request they answer, oldest first. */
+    private final ArrayDeque<PacketFacts> heldResponses = new ArrayDeque<>();
+
     // RNR NAKs for the same PSN without progress (R3.4).
     private int rnrPsn = -1;
     private int rnrNaks;
@@ -92,6 +107,12 @@ final class Channel {
         if (conversation.inError()) {
             return; // an error-state QP sends nothing (rules §6); whatever comes is not this connection's
         }
+        expireHeld(p.timeNanos);
+        requestInOrder(p);
+        releaseHeld(p);
+    }
+
+    private void requestInOrder(PacketFacts p) {
         if (!started) {
             started = true;
             int start = requester().startPsn;
@@ -105,8 +126,11 @@ final class Channel {
         }
         int d = Psn.diff(p.psn, nextPsn);
         if (d > 0 && readSpanPending != null) {
-            // The READ before this request occupied PSNs up to here (R1.3): no gap.
-            settleReadSpan(Psn.add(p.psn, -1));
+            // The READ before this request occupied PSNs up to here (R1.3) — but never more than its
+            // length allows at the smallest path MTU: beyond that the PSNs are a gap.
+            MessageBuilder read = readSpanPending;
+            int distance = Psn.diff(p.psn, read.firstPsn);
+            settleReadSpan(Psn.add(read.firstPsn, Math.min(distance, maxReadSpan(read.dmaLength)) - 1));
             d = Psn.diff(p.psn, nextPsn);
         }
         int slot = p.psn & (RING - 1);
@@ -224,12 +248,175 @@ final class Channel {
         runNext = Psn.add(p.psn, span);
         if (!seen) {
             resolveGap(p.psn, true); // first capture of a PSN that went missing: it was lost, now resent
-            countBytes(m, p);
+            remember(p, slot, 1);
+            if (m == null || !Psn.within(p.psn, m.firstPsn, m.lastPsn)) {
+                assembleLate(p); // its first sighting starts or extends its message, resent or not
+            } else {
+                countBytes(m, p);
+                m.addFrame(p.frame, p.timeNanos);
+            }
+            return;
         }
         if (m != null) {
             m.addFrame(p.frame, p.timeNanos);
         }
-        remember(p, slot, seen ? ringTransmissions[slot] + 1 : 1);
+        remember(p, slot, ringTransmissions[slot] + 1);
+    }
+
+    /**
+     * A request PSN the capture shows for the first time behind the newest: its first copy was lost
+     * before the capture point (or the capture missed it) and this is the resend. It joins the message
+     * around it — a partial one whose FIRST or LAST was missing, or a new one in PSN order — without
+     * disturbing the message open at the head.
+     */
+    private void assembleLate(PacketFacts p) {
+        Operation op = p.opcode.operation();
+        Operation.Position pos = op.position();
+        boolean sendOrWrite = op.kind() == Operation.Kind.SEND || op.kind() == Operation.Kind.WRITE;
+        if (sendOrWrite && (pos == Operation.Position.MIDDLE || pos == Operation.Position.LAST)) {
+            MessageBuilder before = endingAt(Psn.add(p.psn, -1));
+            if (before != null) {
+                before.addFrame(p.frame, p.timeNanos);
+                before.lastPsn = p.psn;
+                before.newestPsn = p.psn;
+                before.bytes += p.payloadLength;
+                if (pos == Operation.Position.LAST) {
+                    before.lastMissing = false;
+                    finishClosed(before, p, op);
+                }
+                return;
+            }
+        }
+        if (sendOrWrite && (pos == Operation.Position.FIRST || pos == Operation.Position.ONLY)) {
+            MessageBuilder after = partialStartingAt(Psn.add(p.psn, 1));
+            if (after != null && pos == Operation.Position.FIRST) {
+                after.firstPsn = p.psn;
+                after.firstMissing = false;
+                after.addFrame(p.frame, p.timeNanos);
+                after.bytes += p.payloadLength;
+                if (op.kind() == Operation.Kind.WRITE) {
+                    after.dmaLength = p.rethDmaLength;
+                }
+                return;
+            }
+        }
+        MessageBuilder m;
+        switch (op.kind()) {
+            case SEND, WRITE -> {
+                m = insert(p, kindOf(op), 0);
+                m.bytes = p.payloadLength;
+                m.firstMissing = pos == Operation.Position.MIDDLE || pos == Operation.Position.LAST;
+                if (op.kind() == Operation.Kind.WRITE && !m.firstMissing) {
+                    m.dmaLength = p.rethDmaLength;
+                }
+                if (pos == Operation.Position.LAST || pos == Operation.Position.ONLY) {
+                    finishClosed(m, p, op);
+                }
+            }
+            case READ -> {
+                m = insert(p, MessageKind.READ, 0);
+                m.dmaLength = p.rethDmaLength;
+                int span = readSpan(p.rethDmaLength, conversation.pmtu);
+                m.lastPsn = Psn.add(p.psn, Math.max(1, span) - 1);
+                for (int psn = Psn.add(p.psn, 1); Psn.diff(psn, m.lastPsn) <= 0; psn = Psn.add(psn, 1)) {
+                    dropGap(psn); // response PSNs of this READ, not missing requests
+                }
+            }
+            case ATOMIC -> insert(p, op == Operation.COMPARE_SWAP ? MessageKind.COMPARE_SWAP : MessageKind.FETCH_ADD, 8);
+            case FLUSH -> insert(p, MessageKind.FLUSH, 0).dmaLength = p.rethDmaLength;
+            case ATOMIC_WRITE -> insert(p, MessageKind.ATOMIC_WRITE, p.payloadLength);
+            default -> {
+            }
+        }
+    }
+
+    /** A SEND/WRITE whose LAST (or ONLY) is here: whole at the requester (UC: delivered). */
+    private void finishClosed(MessageBuilder m, PacketFacts p, Operation op) {
+        m.closed = true;
+        if (p.immediate >= 0) {
+            m.immediate = p.immediate;
+        }
+        if (p.invalidateRkey >= 0) {
+            m.invalidatedRkey = p.invalidateRkey;
+        }
+        m.kind = kindOf(op);
+        if (transport == Transport.UC && !m.finished()) {
+            m.finish(Message.COMPLETED, p.frame, p.timeNanos);
+            conversation.stats.completed(side, m);
+            outstanding.remove(m);
+            retire(m);
+        }
+    }
+
+    /** A SEND/WRITE still waiting for packets whose newest PSN is {@code psn}. */
+    private MessageBuilder endingAt(int psn) {
+        if (open != null && open.newestPsn == psn) {
+            return open;
+        }
+        for (MessageBuilder m : outstanding) {
+            if (m.newestPsn == psn && (!m.closed || m.lastMissing) && !m.kind.answeredByResponse()) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /** A SEND/WRITE that began without its FIRST at {@code psn}. */
+    private MessageBuilder partialStartingAt(int psn) {
+        if (open != null && open.firstMissing && open.firstPsn == psn) {
+            return open;
+        }
+        for (MessageBuilder m : outstanding) {
+            if (m.firstMissing && m.firstPsn == psn) {
+                return m;
+            }
+        }
+        for (MessageBuilder m : recent) {
+            if (m.firstMissing && m.firstPsn == psn) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /** Begins a message behind the head, kept in PSN order among the outstanding ones. */
+    private MessageBuilder insert(PacketFacts p, MessageKind kind, long bytes) {
+        MessageBuilder m = new MessageBuilder(kind, p.psn, p.psn, p.frame, p.timeNanos);
+        m.bytes = bytes;
+        m.closed = kind.answeredByResponse();
+        if (outstanding.size() >= limits.outstanding()) {
+            MessageBuilder oldest = outstanding.pollFirst();
+            reportLimit(p.frame, "outstanding messages per QP (" + limits.outstanding() + ")");
+            retire(oldest);
+        }
+        List<MessageBuilder> ordered = new ArrayList<>(outstanding);
+        int at = ordered.size();
+        while (at > 0 && Psn.diff(ordered.get(at - 1).firstPsn, p.psn) > 0) {
+            at--;
+        }
+        ordered.add(at, m);
+        outstanding.clear();
+        outstanding.addAll(ordered);
+        return m;
+    }
+
+    private void dropGap(int psn) {
+        gaps.removeIf(g -> g[0] == psn);
+    }
+
+    /** Whether the PSN just before {@code psn} is one the capture has not shown (or the channel starts here). */
+    private boolean gapBefore(int psn) {
+        int before = Psn.add(psn, -1);
+        for (long[] g : gaps) {
+            if (g[0] == before) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int maxReadSpan(long dmaLength) {
+        return dmaLength <= 256 ? 1 : (int) Math.min(1 << 20, (dmaLength + 255) / 256);
     }
 
     private void countBytes(MessageBuilder m, PacketFacts p) {
@@ -296,6 +483,7 @@ final class Channel {
     private void assembleSendOrWrite(PacketFacts p, Operation op, int pmtu) {
         boolean write = op.kind() == Operation.Kind.WRITE;
         Operation.Position pos = op.position();
+        boolean firstRequest = requestsAssembled++ == 0;
         if (pos == Operation.Position.FIRST || pos == Operation.Position.ONLY) {
             closeOpen(p);
             MessageBuilder m = begin(p, kindOf(op), 0);
@@ -304,9 +492,18 @@ final class Channel {
             }
             open = m;
         } else if (open == null || (open.kind == MessageKind.WRITE) != write) {
-            conversation.observe(new Observation.OpcodeSequence(p.frame, conversation.id, p.psn, true));
-            nextPsn = Psn.add(p.psn, 1);
-            return;
+            if (gapBefore(p.psn) || firstRequest) {
+                // Its FIRST is in a PSN gap (lost before the capture point, or missed by the capture) or
+                // before the capture began: a message the capture shows in part, not a sequence error.
+                closeOpen(p);
+                MessageBuilder m = begin(p, kindOf(op), 0);
+                m.firstMissing = true;
+                open = m;
+            } else {
+                conversation.observe(new Observation.OpcodeSequence(p.frame, conversation.id, p.psn, true));
+                nextPsn = Psn.add(p.psn, 1);
+                return;
+            }
         } else {
             if (Psn.diff(p.psn, open.newestPsn) > 0 && p.psn < open.newestPsn) {
                 conversation.observe(new Observation.PsnWrap(p.frame, conversation.id, p.psn));
@@ -411,6 +608,13 @@ final class Channel {
 
     /** A new message while a SEND/WRITE is open: the open one can never complete (R2.2 "missing LAST"). */
     private void closeOpen(PacketFacts p) {
+        if (open != null && gapBefore(p.psn)) {
+            // Its LAST may be in the PSN gap just before: whole at the requester as far as anyone can tell.
+            open.closed = true;
+            open.lastMissing = true;
+            open = null;
+            return;
+        }
         if (open != null) {
             conversation.observe(new Observation.OpcodeSequence(p.frame, conversation.id, p.psn, false));
             MessageBuilder abandoned = open;
@@ -471,21 +675,102 @@ final class Channel {
         return null;
     }
 
-    /** Whether a response with this PSN could answer requests this channel has seen. */
-    boolean mayAnswer(int psn) {
+    /**
+     * Whether a response with this PSN could answer requests this channel has seen, allowing
+     * {@code slack} PSNs past the newest (requests the capture has not shown yet).
+     */
+    boolean mayAnswer(int psn, int slack) {
         if (!started) {
             return false;
         }
         int start = requester().startPsn;
-        return Psn.diff(psn, Psn.add(nextPsn, -1)) <= 0 && (start < 0 || Psn.diff(psn, start) >= 0);
+        return Psn.diff(psn, Psn.add(nextPsn, -1)) <= slack && (start < 0 || Psn.diff(psn, start) >= -slack);
     }
 
     // ---- responses --------------------------------------------------------------------------------
 
     void response(PacketFacts p) {
-        if (!started || transport == Transport.UC) {
-            return; // nothing asked yet (capture began mid-flow), or UC, which has no responses
+        if (transport == Transport.UC || conversation.inError()) {
+            return; // UC has no responses; an error-state QP's peer answers nothing of this connection
         }
+        expireHeld(p.timeNanos);
+        if (!started || ahead(p.psn)) {
+            if (!started || Psn.diff(p.psn, Psn.add(nextPsn, -1)) <= AHEAD_SLACK) {
+                hold(p);
+                return;
+            }
+        }
+        respond(p);
+    }
+
+    /** Whether {@code psn} is past every request PSN this requester has shown (a READ's span included). */
+    private boolean ahead(int psn) {
+        if (Psn.diff(psn, Psn.add(nextPsn, -1)) <= 0) {
+            return false;
+        }
+        MessageBuilder read = readSpanPending;
+        return read == null || !Psn.within(psn, read.firstPsn, Psn.add(read.firstPsn, maxReadSpan(read.dmaLength) - 1));
+    }
+
+    private void hold(PacketFacts p) {
+        if (heldResponses.size() >= HELD_RESPONSES) {
+            expire(heldResponses.pollFirst());
+        }
+        heldResponses.addLast(p.copy());
+    }
+
+    /** Held responses older than {@link #HOLD_RESPONSE_NANOS} at capture time {@code now} are judged as they are. */
+    private void expireHeld(long nowNanos) {
+        while (!heldResponses.isEmpty() && nowNanos - heldResponses.peekFirst().timeNanos > HOLD_RESPONSE_NANOS) {
+            expire(heldResponses.pollFirst());
+        }
+    }
+
+    /**
+     * No request came for a held response within the hold time (or the capture ended): judged as it
+     * is. With no request at all it answers what was sent before the capture began; otherwise, still
+     * ahead of every request shown, it answers a PSN never sent (IB-RC-MATCH-002). Requests the capture
+     * missed are told apart by a later request beyond them, which releases the response first.
+     */
+    private void expire(PacketFacts r) {
+        if (started) {
+            respond(r);
+        }
+    }
+
+    /**
+     * The capture ended with responses still held. Where the capture already showed that it misses
+     * packets (PSNs acknowledged that it never showed), the requests these answer are more of the same (the capture stopped before a later
+     * request could show it); on a capture that misses nothing, they answer PSNs never sent.
+     */
+    private void expireAtEnd(PacketFacts r) {
+        if (started && conversation.capture.missesPackets && ahead(r.psn)) {
+            for (int psn = nextPsn; Psn.diff(psn, r.psn) <= 0 && gaps.size() < limits.gapPsns(); psn = Psn.add(psn, 1)) {
+                gaps.add(new long[]{psn, r.frame});
+            }
+            nextPsn = Psn.add(r.psn, 1);
+        }
+        expire(r);
+    }
+
+    /** After request {@code p}: held responses it (or an earlier request) answers are replayed now, in causal order. */
+    private void releaseHeld(PacketFacts p) {
+        if (heldResponses.isEmpty()) {
+            return;
+        }
+        for (Iterator<PacketFacts> it = heldResponses.iterator(); it.hasNext(); ) {
+            PacketFacts r = it.next();
+            if (!ahead(r.psn)) {
+                it.remove();
+                if (Psn.diff(r.psn, p.psn) >= 0) {
+                    conversation.timestampInversion(r.frame, p.timeNanos - r.timeNanos, side);
+                }
+                respond(r);
+            }
+        }
+    }
+
+    private void respond(PacketFacts p) {
         Operation op = p.opcode.operation();
         switch (op) {
             case ACKNOWLEDGE -> acknowledge(p);
@@ -545,6 +830,11 @@ final class Channel {
             if (Psn.diff((int) g[0], psn) <= 0) {
                 it.remove();
                 conversation.observe(new Observation.MissingFromCapture(g[1], conversation.id, (int) g[0]));
+                conversation.capture.missesPackets = true;
+                MessageBuilder m = owner((int) g[0]);
+                if (m != null) {
+                    m.psnsMissing = true;
+                }
             }
         }
         if (rnrPsn >= 0 && Psn.diff(psn, rnrPsn) >= 0) {
@@ -634,8 +924,10 @@ final class Channel {
                 return;
             }
         }
-        conversation.observe(new Observation.UnmatchedResponse(p.frame, conversation.id, p.psn,
-                Observation.Unmatched.ATOMIC_ACK));
+        if (!resolveGap(p.psn, false)) {
+            conversation.observe(new Observation.UnmatchedResponse(p.frame, conversation.id, p.psn,
+                    Observation.Unmatched.ATOMIC_ACK));
+        }
     }
 
     private void readResponse(PacketFacts p, Operation op) {
@@ -659,8 +951,10 @@ final class Channel {
             }
         }
         if (m == null) {
-            conversation.observe(new Observation.UnmatchedResponse(p.frame, conversation.id, p.psn,
-                    Observation.Unmatched.READ_RESPONSE));
+            if (!resolveGap(p.psn, false)) {
+                conversation.observe(new Observation.UnmatchedResponse(p.frame, conversation.id, p.psn,
+                        Observation.Unmatched.READ_RESPONSE));
+            }
             return;
         }
         if (starts) {
@@ -720,6 +1014,9 @@ final class Channel {
      * less than an ACK timeout before the end, merely unanswered when the capture stopped.
      */
     void finish(long captureEndNanos) {
+        while (!heldResponses.isEmpty()) {
+            expireAtEnd(heldResponses.pollFirst());
+        }
         int retries = requester().retryCount;
         MessageBuilder head = outstanding.peekFirst();
         if (head != null && retries >= 0 && !conversation.inError()) {

@@ -32,10 +32,23 @@ final class Conversation {
     long passiveCommId;
     /** Time of the frame being replayed, set by the engine before it hands the frame over. */
     long currentTimeNanos;
+    /** The largest capture-timestamp inversion seen (a response before its request), its frame and lagging side. */
+    private long inversionNanos = -1;
+    private long inversionFrame;
+    private int inversionSide;
+
+    /** What the whole capture has shown about itself, shared by every conversation of one replay. */
+    static final class CaptureState {
+        /** Some responder acknowledged PSNs the capture never showed: the capture drops packets. */
+        boolean missesPackets;
+    }
+
+    final CaptureState capture;
 
     Conversation(String id, Transport transport, Address side0, Address side1, ReplayListener listener,
-                 ReplayLimits limits) {
+                 ReplayLimits limits, CaptureState capture) {
         this.id = id;
+        this.capture = capture;
         this.transport = transport;
         this.endpoints[0] = new Endpoint(side0);
         this.endpoints[1] = new Endpoint(side1);
@@ -108,9 +121,25 @@ final class Conversation {
         Endpoint from = endpoints[side];
         Endpoint to = endpoints[1 - side];
         listener.message(new Message(id, from.address.text(), to.address.text(), from.qpn < 0 ? null : from.qpn,
-                to.qpn, m.kind, transport, m.firstPsn, m.lastPsn, m.bytes, Collections.unmodifiableList(m.frames),
+                to.qpn, m.kind, transport, m.firstPsn, m.lastPsn, m.bytes, Collections.unmodifiableList(m.framesInOrder()),
                 m.responseFrames.isEmpty() ? List.of() : Collections.unmodifiableList(m.responseFrames),
-                m.completionFrame, m.latencyNanos, m.status, m.immediate, m.invalidatedRkey));
+                m.completionFrame, m.latencyNanos, m.status, m.immediate, m.invalidatedRkey,
+                m.firstMissing || m.lastMissing || m.psnsMissing ? Boolean.TRUE : null));
+    }
+
+    /**
+     * A response reached the capture {@code skewNanos} before the request it answers, sent by side
+     * {@code requesterSide}: that side's transmissions are timestamped late (the capturing host stamps
+     * its own packets after the wire sees the peer's reply). Reported once, with the largest skew.
+     */
+    void timestampInversion(long responseFrame, long skewNanos, int requesterSide) {
+        if (skewNanos > inversionNanos) {
+            if (inversionNanos < 0) {
+                inversionFrame = responseFrame;
+            }
+            inversionNanos = skewNanos;
+            inversionSide = requesterSide;
+        }
     }
 
     void finish(long captureEndNanos) {
@@ -118,6 +147,10 @@ final class Conversation {
             if (c != null) {
                 c.finish(captureEndNanos);
             }
+        }
+        if (inversionNanos >= 0) {
+            observe(new Observation.TimestampInversion(inversionFrame, id, inversionNanos,
+                    endpoints[inversionSide].address.text()));
         }
     }
 

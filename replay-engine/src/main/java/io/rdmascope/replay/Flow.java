@@ -17,6 +17,12 @@ public record Flow(String conversation, Transport transport, Side a, Side b, Str
                    double goodputBitsPerSecond, List<Transition> lifecycle, Latency latency,
                    Map<MessageKind, Latency> latencyByKind, Series goodputOverTime) {
 
+    /** The same flow under another conversation id (the engine's final numbering). */
+    public Flow withConversation(String id) {
+        return id.equals(conversation) ? this : new Flow(id, transport, a, b, setup, state, pmtu, firstTimeNanos,
+                lastTimeNanos, durationNanos, goodputBitsPerSecond, lifecycle, latency, latencyByKind, goodputOverTime);
+    }
+
     /**
      * Bytes of completed messages over time, by completion time: bucket i covers
      * [startNanos + i·bucketNanos, +bucketNanos). The bucket width grows with the conversation so the

@@ -15,7 +15,8 @@ import java.util.Map;
  * <p>Field names (all under {@code rdmascope.}): {@code rdmascope.analysis.KIND} for every
  * observation kind (e.g. {@code rdmascope.analysis.retransmission}), plus
  * {@code rdmascope.analysis.psn_gap} (lost on the wire or missing from the capture) and
- * {@code rdmascope.analysis.nak} (any NAK); {@code rdmascope.conversation};
+ * {@code rdmascope.analysis.nak} (any NAK); {@code rdmascope.conversation} (every frame the engine
+ * placed: requests, ACK-only, NAK, CNP, CM, datagrams, iWARP segments); {@code rdmascope.role};
  * {@code rdmascope.message.kind}, {@code .status}, {@code .bytes}, {@code .latency} (nanoseconds)
  * for every request, response and completion frame of a message.
  */
@@ -36,7 +37,7 @@ public final class FrameAnalysis {
             "missing_first", "missing_last", "payload_over_pmtu", "short_non_final_packet", "dma_length_mismatch",
             "wrong_pad_count", "unmatched_read_response", "unmatched_atomic_ack", "ack_of_unsent_psn", "coalesced_ack",
             "psn_wrap", "ecn_ce", "cnp", "bad_icrc", "bad_vcrc", "truncated_frame", "qp_state", "cm_reject",
-            "malformed", "limit_reached",
+            "malformed", "limit_reached", "pairing_undecided", "timestamp_inversion",
             // iWARP (issue 8): Observation.IwarpEvent
             "tcp_retransmission", "tcp_out_of_order", "tcp_missing_from_capture", "mpa_crc_error", "mpa_marker_error",
             "mpa_invalid_startup", "mpa_reject", "mpa_resync", "ddp_version", "ddp_invalid_queue", "ddp_msn_sequence",
@@ -52,9 +53,12 @@ public final class FrameAnalysis {
     private long[] bits = new long[0];
     private int[] messageOf = new int[0];
     private final List<Message> messages;
+    /** Placement per frame, as the engine published it ({@link ReplayListener#placement}). */
+    private final ReplayResult placements;
 
-    private FrameAnalysis(List<Message> messages) {
+    private FrameAnalysis(List<Message> messages, ReplayResult placements) {
         this.messages = messages;
+        this.placements = placements;
     }
 
     private static long bit(String kind) {
@@ -76,6 +80,9 @@ public final class FrameAnalysis {
         m.put("rdmascope.analysis.nak", new Field("rdmascope.analysis.nak", Type.BOOLEAN, "A NAK of any kind"));
         m.put("rdmascope.conversation", new Field("rdmascope.conversation", Type.STRING,
                 "Conversation id, as flows and messages number them"));
+        m.put("rdmascope.role", new Field("rdmascope.role", Type.STRING,
+                "What the frame is to its conversation: request, ack, nak, rnr_nak, read_response, atomic_ack, "
+                        + "cnp, cm, datagram, tcp_segment"));
         m.put("rdmascope.message.kind", new Field("rdmascope.message.kind", Type.STRING,
                 "Kind of the message this frame carries or answers (SEND, WRITE, READ, …)"));
         m.put("rdmascope.message.status", new Field("rdmascope.message.status", Type.STRING,
@@ -99,7 +106,7 @@ public final class FrameAnalysis {
 
     /** Indexes a finished replay's messages and observations by frame. */
     public static FrameAnalysis of(ReplayResult replay) {
-        FrameAnalysis a = new FrameAnalysis(List.copyOf(replay.messages()));
+        FrameAnalysis a = new FrameAnalysis(List.copyOf(replay.messages()), replay);
         for (Observation o : replay.observations()) {
             int i = KINDS.indexOf(o.kind());
             if (i >= 0 && o.frame() > 0) {
@@ -138,10 +145,17 @@ public final class FrameAnalysis {
      * has none.
      */
     public Object value(Field field, long frame) {
+        String name = field.name();
+        if (name.equals("rdmascope.conversation")) {
+            return conversationOf(frame);
+        }
+        if (name.equals("rdmascope.role")) {
+            FrameRole role = roleOf(frame);
+            return role == null ? null : role.name().toLowerCase(java.util.Locale.ROOT);
+        }
         if (frame <= 0 || frame >= bits.length) {
             return null;
         }
-        String name = field.name();
         long b = bits[(int) frame];
         if (name.startsWith("rdmascope.analysis.")) {
             String kind = name.substring("rdmascope.analysis.".length());
@@ -154,12 +168,26 @@ public final class FrameAnalysis {
         }
         Message msg = messages.get(m - 1);
         return switch (name) {
-            case "rdmascope.conversation" -> msg.conversation();
             case "rdmascope.message.kind" -> msg.kind().name();
             case "rdmascope.message.status" -> msg.status();
             case "rdmascope.message.bytes" -> msg.bytes();
             case "rdmascope.message.latency" -> msg.latencyNanos();
             default -> null;
         };
+    }
+
+    /** The conversation the engine placed frame {@code frame} in, or null. */
+    public String conversationOf(long frame) {
+        return placements.conversationOf(frame);
+    }
+
+    /** The side (0 or 1, as flows number them) that sent frame {@code frame}, or -1. */
+    public int sideOf(long frame) {
+        return placements.sideOf(frame);
+    }
+
+    /** What frame {@code frame} is to its conversation, or null when the engine placed it nowhere. */
+    public FrameRole roleOf(long frame) {
+        return placements.roleOf(frame);
     }
 }

@@ -9,13 +9,16 @@ import java.util.List;
  * is the payload the capture shows (each PSN once; for READ the bytes returned; 8 for the atomics).
  * {@code frames} are the request frames, retransmissions included; {@code status} is completed,
  * incomplete, failed or dropped. {@code immediate} and {@code invalidatedRkey} appear only on the
- * messages that carry them.
+ * messages that carry them. {@code partial} is true when the capture misses some of the message's
+ * request packets (a FIRST or LAST it never showed, or a packet acknowledged but not captured);
+ * {@code firstPsn} is then the first PSN the capture shows.
  */
 public record Message(String conversation, String src, String dst, Integer srcQp, int destQp, MessageKind kind,
                       Transport transport, int firstPsn, int lastPsn, long bytes, List<Integer> frames,
                       List<Integer> responseFrames, Integer completionFrame, Long latencyNanos, String status,
                       @JsonInclude(JsonInclude.Include.NON_NULL) Long immediate,
-                      @JsonInclude(JsonInclude.Include.NON_NULL) Long invalidatedRkey) {
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Long invalidatedRkey,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Boolean partial) {
 
     public static final String COMPLETED = "completed";
     public static final String INCOMPLETE = "incomplete";

@@ -7,14 +7,15 @@ import java.util.List;
 final class MessageBuilder {
     /** SEND and WRITE learn "with immediate/invalidate" only at their LAST packet. */
     MessageKind kind;
-    final int firstPsn;
+    /** First PSN; moves back when a FIRST the capture showed late (lost upstream, resent) joins a partial message. */
+    int firstPsn;
     /** Last PSN: grows with a SEND/WRITE's packets; fixed for a READ (its response span) and the atomics. */
     int lastPsn;
     /** Payload seen (each PSN once); for a READ the bytes returned so far. */
     long bytes;
     final List<Integer> frames = new ArrayList<>(2);
     final List<Integer> responseFrames = new ArrayList<>(0);
-    final long firstTimeNanos;
+    long firstTimeNanos;
     /** Time of the newest request frame (the ACK timer restarts with each transmission). */
     long lastRequestNanos;
     /** RETH DMA length of a WRITE or READ, -1 when none was seen. */
@@ -32,6 +33,12 @@ final class MessageBuilder {
     Integer completionFrame;
     Long latencyNanos;
     boolean emitted;
+    /** The capture misses its FIRST (the message started in a PSN gap or before the capture). */
+    boolean firstMissing;
+    /** Closed by the next message while its LAST sat in a PSN gap: the capture may show that LAST late. */
+    boolean lastMissing;
+    /** A PSN inside its range was acknowledged without the capture showing it. */
+    boolean psnsMissing;
 
     MessageBuilder(MessageKind kind, int firstPsn, int lastPsn, long firstFrame, long firstTimeNanos) {
         this.kind = kind;
@@ -46,6 +53,20 @@ final class MessageBuilder {
     void addFrame(long frame, long timeNanos) {
         frames.add((int) frame);
         lastRequestNanos = Math.max(lastRequestNanos, timeNanos);
+        if (timeNanos < firstTimeNanos && frame < frames.get(0)) {
+            firstTimeNanos = timeNanos;
+        }
+    }
+
+    /** Frames in capture order (a late FIRST joins after later PSNs' frames). */
+    List<Integer> framesInOrder() {
+        for (int i = 1; i < frames.size(); i++) {
+            if (frames.get(i) < frames.get(i - 1)) {
+                frames.sort(null);
+                break;
+            }
+        }
+        return frames;
     }
 
     boolean finished() {
@@ -61,6 +82,10 @@ final class MessageBuilder {
     }
 
     long firstFrame() {
-        return frames.get(0);
+        long first = frames.get(0);
+        for (int f : frames) {
+            first = Math.min(first, f);
+        }
+        return first;
     }
 }

@@ -329,6 +329,38 @@ public sealed interface Observation {
     }
 
     /**
+     * Responses reached the capture before the requests they answer, by up to {@code skewNanos}: the
+     * capture point timestamps {@code laggingHost}'s transmissions late (a host capturing its own
+     * traffic sees its sends after the peer's replies). Replayed in causal order; not a protocol error.
+     */
+    record TimestampInversion(long frame, String conversation, long skewNanos, String laggingHost)
+            implements Observation {
+        public String kind() {
+            return "timestamp_inversion";
+        }
+
+        public String detail() {
+            return "responses precede their requests by up to " + skewNanos / 1000.0 + " µs: " + laggingHost
+                    + "'s transmissions are timestamped late";
+        }
+    }
+
+    /**
+     * A direction whose reverse the capture never identified: no response fell inside the requests of
+     * exactly one candidate, and no unique UDP source port matched. It stands alone; its requester's QP
+     * number is unknown.
+     */
+    record PairingUndecided(long frame, String conversation, int destQp) implements Observation {
+        public String kind() {
+            return "pairing_undecided";
+        }
+
+        public String detail() {
+            return "traffic to QP 0x" + Integer.toHexString(destQp) + " could not be paired with its reverse direction";
+        }
+    }
+
+    /**
      * A frame the dissectors marked malformed ({@code _ws.malformed}): a header shorter than its type
      * or a length that contradicts the packet. Frames merely cut by the snap length are reported as
      * {@link TruncatedFrame} instead.

@@ -58,6 +58,8 @@ final class PacketFacts {
     private RdmaContext rdma;
     private int icrcStatus = -1;
     private int vcrcStatus = -1;
+    /** A copy's ICRC value, read when the copy was made (a copy keeps no reference to the frame's buffer). */
+    private long icrcValueCopy = -1;
 
     // Management datagrams to QP1: the CM attribute and the layer holding the CM message.
     int madClass = -1;
@@ -202,6 +204,50 @@ final class PacketFacts {
         return 0;
     }
 
+    /**
+     * A detached copy for a packet the engine must hold (a direction not yet paired with its reverse,
+     * a response that reached the capture before its request): the CRC verdicts are computed now,
+     * since the dissection's buffer moves on with the next frame. CM fields are not kept (CM frames
+     * are never held).
+     */
+    PacketFacts copy() {
+        PacketFacts c = new PacketFacts();
+        c.frame = frame;
+        c.timeNanos = timeNanos;
+        c.capturedLength = capturedLength;
+        c.wireLength = wireLength;
+        c.addressKind = addressKind;
+        c.srcHi = srcHi;
+        c.srcLo = srcLo;
+        c.dstHi = dstHi;
+        c.dstLo = dstLo;
+        c.ecn = ecn;
+        c.ipId = ipId;
+        c.udpSourcePort = udpSourcePort;
+        c.opcode = opcode;
+        c.destQp = destQp;
+        c.psn = psn;
+        c.ackRequest = ackRequest;
+        c.padCount = padCount;
+        c.payloadLength = payloadLength;
+        c.truncated = truncated;
+        c.aethSyndrome = aethSyndrome;
+        c.aethMsn = aethMsn;
+        c.rethVa = rethVa;
+        c.rethRkey = rethRkey;
+        c.rethDmaLength = rethDmaLength;
+        c.dethSourceQp = dethSourceQp;
+        c.immediate = immediate;
+        c.invalidateRkey = invalidateRkey;
+        c.xrcSrq = xrcSrq;
+        c.madClass = madClass;
+        c.madAttribute = madAttribute;
+        c.icrcStatus = icrcStatus();
+        c.vcrcStatus = vcrcStatus();
+        c.icrcValueCopy = icrcValue();
+        return c;
+    }
+
     int icrcStatus() {
         if (icrcStatus < 0) {
             icrcStatus = rdma.icrcOffset < 0 ? Crcs.STATUS_UNVERIFIED : Crcs.icrcStatus(dissection);
@@ -218,6 +264,9 @@ final class PacketFacts {
 
     /** A raw ICRC value for telling identical copies apart, or -1 when none was captured. */
     long icrcValue() {
+        if (rdma == null) {
+            return icrcValueCopy;
+        }
         if (rdma.icrcOffset < 0) {
             return -1;
         }

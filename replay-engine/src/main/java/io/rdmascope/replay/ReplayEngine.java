@@ -16,27 +16,62 @@ import java.util.Map;
 /**
  * Replays dissected frames through per-queue-pair state machines (IBTA Vol. 1 chapter 9): the
  * demultiplexer ({@code QpDemux} in DESIGN.md) keys packets by (source address, destination
- * address, destination QPN) and joins the two directions of a connection into one conversation —
- * from CM REQ/REP where the capture has them, else by pairing packets to a QP with the traffic that
- * QP sent. Feed frames in capture order with {@link #accept}, then call {@link #finish} once.
+ * address, destination QPN) — a <em>direction</em> — and joins the two directions of a connection
+ * into one conversation. Feed frames in capture order with {@link #accept}, then call
+ * {@link #finish} once.
+ *
+ * <p>Pairing comes from evidence, never from arrival order. CM REQ/REP name both QPs. Without CM a
+ * new direction is held (its packets kept, bounded) until the wire shows which reverse direction it
+ * belongs to: a response (ACK, NAK, READ response, atomic ACK) whose PSN falls inside the window of
+ * requests exactly one candidate sent. A BTH names only the destination QP, so with several QP
+ * pairs between two hosts nothing else can tell. When evidence decides, the held packets of both
+ * directions are replayed in frame order. A direction that gathers no evidence within
+ * {@link #HOLD_PACKETS} packets or {@link #HOLD_NANOS} of capture time, or by the end, is paired by
+ * the RoCEv2 UDP source port if exactly one reverse direction shares it (Linux derives one port per
+ * QP pair from both QPNs), else stands alone with a {@code pairing_undecided} note.
+ *
+ * <p>Conversation ids given to the listener while replaying are provisional: pairing can merge two
+ * directions after both were seen. {@link #finalConversationId} maps them to the ids of the
+ * output, numbered 1, 2, … in order of first frame; {@link ReplayResult} applies it.
  *
  * <p>Single-threaded; the only state is per conversation plus the routing maps, so nothing is shared
  * between engines (no static mutable state).
  */
 public final class ReplayEngine {
+    /** Packets a direction may hold while its pairing is undecided. */
+    static final int HOLD_PACKETS = 512;
+    /** Capture time a direction may hold its packets while its pairing is undecided. */
+    static final long HOLD_NANOS = 50_000_000L;
+    /**
+     * How far outside a candidate's request window a response PSN may fall and still count as evidence:
+     * responses to requests sent just before the capture began, or to requests the capture has not
+     * shown yet (missed, or timestamped late by the capturing host).
+     */
+    static final int WINDOW_SLACK = 1024;
+    /** Response PSNs a held direction remembers as pairing evidence. */
+    private static final int EVIDENCE_PSNS = 64;
+
     private final ReplayListener listener;
     private final ReplayLimits limits;
     private final PacketFacts facts = new PacketFacts();
+    private final Conversation.CaptureState capture = new Conversation.CaptureState();
     private final Map<RouteKey, Route> routes = new HashMap<>();
     private final Map<PairKey, List<Conversation>> byHosts = new HashMap<>();
     private final Map<String, Conversation> conversations = new LinkedHashMap<>();
+    /** Directions whose pairing is undecided, in order of first frame. */
+    private final Map<RouteKey, Held> held = new LinkedHashMap<>();
+    private final Map<PairKey, List<Held>> heldByHosts = new HashMap<>();
     /** CM connections by the active side's communication ID, until the REP names the passive one. */
     private final Map<Long, Conversation> byCommId = new HashMap<>();
+    /** First frame of every conversation id handed out (RoCE and iWARP), for the final numbering. */
+    private final Map<String, Long> firstFrameOfId = new HashMap<>();
+    private Map<String, String> finalIds;
     private boolean conversationLimitReported;
     private boolean finished;
     /** Time of the newest frame seen, RDMA or not: where the capture ends. */
     private long lastFrameNanos = Long.MIN_VALUE;
-    /** Conversation ids, shared with the iWARP replay so that all are numbered in order of first frame. */
+    private long currentFrame;
+    /** Conversation ids, shared with the iWARP replay. */
     private int nextConversationId = 1;
     private final IwarpReplay iwarp;
 
@@ -60,6 +95,84 @@ public final class ReplayEngine {
         }
     }
 
+    /** A direction whose reverse is not known yet: its packets, held, and what they say about pairing. */
+    private static final class Held {
+        final RouteKey key;
+        final Transport transport;
+        final List<PacketFacts> packets = new ArrayList<>();
+        final long firstFrame;
+        final long firstNanos;
+        final int udpSourcePort;
+        /** Request PSN window: first request PSN and one past the newest (a READ counts its largest span). */
+        boolean hasRequests;
+        int firstRequestPsn;
+        int endRequestPsn;
+        /** PSNs of the first responses it carried. */
+        final int[] responsePsns = new int[EVIDENCE_PSNS];
+        int responses;
+
+        Held(RouteKey key, Transport transport, PacketFacts first) {
+            this.key = key;
+            this.transport = transport;
+            this.firstFrame = first.frame;
+            this.firstNanos = first.timeNanos;
+            this.udpSourcePort = first.udpSourcePort;
+        }
+
+        /** Adds a packet; returns whether it is pairing evidence (a request widening the window, or a response). */
+        boolean add(PacketFacts p) {
+            packets.add(p);
+            Operation op = p.opcode.operation();
+            if (op == Operation.CNP) {
+                return false;
+            }
+            if (op.isRequest()) {
+                int end = Psn.add(p.psn, op.kind() == Operation.Kind.READ ? maxReadSpan(p.rethDmaLength) : 1);
+                if (!hasRequests) {
+                    hasRequests = true;
+                    firstRequestPsn = p.psn;
+                    endRequestPsn = end;
+                    return true;
+                }
+                if (Psn.diff(p.psn, firstRequestPsn) < 0 && Psn.diff(p.psn, firstRequestPsn) > -WINDOW_SLACK) {
+                    firstRequestPsn = p.psn;
+                }
+                if (Psn.diff(end, endRequestPsn) > 0) {
+                    endRequestPsn = end;
+                    return true;
+                }
+                return false;
+            }
+            if (responses < EVIDENCE_PSNS) {
+                responsePsns[responses++] = p.psn;
+                return true;
+            }
+            return false;
+        }
+
+        /** Whether a response with this PSN could answer this direction's requests. */
+        boolean answers(int psn) {
+            return hasRequests && Psn.diff(psn, firstRequestPsn) >= -WINDOW_SLACK
+                    && Psn.diff(psn, endRequestPsn) < WINDOW_SLACK;
+        }
+
+        /** Responses of {@code reverse} that fall in this direction's request window. */
+        int evidenceFrom(Held reverse) {
+            int n = 0;
+            for (int i = 0; i < reverse.responses; i++) {
+                if (answers(reverse.responsePsns[i])) {
+                    n++;
+                }
+            }
+            return n;
+        }
+    }
+
+    /** The most PSNs a READ of this length can occupy: one per 256 bytes, the smallest path MTU (R1.3). */
+    private static int maxReadSpan(long dmaLength) {
+        return dmaLength <= 256 ? 1 : (int) Math.min(1 << 20, (dmaLength + 255) / 256);
+    }
+
     public ReplayEngine(ReplayListener listener) {
         this(listener, ReplayLimits.defaults());
     }
@@ -67,7 +180,13 @@ public final class ReplayEngine {
     public ReplayEngine(ReplayListener listener, ReplayLimits limits) {
         this.listener = listener;
         this.limits = limits;
-        this.iwarp = new IwarpReplay(listener, limits, () -> String.valueOf(nextConversationId++));
+        this.iwarp = new IwarpReplay(listener, limits, this::newId);
+    }
+
+    private String newId() {
+        String id = String.valueOf(nextConversationId++);
+        firstFrameOfId.put(id, currentFrame);
+        return id;
     }
 
     /** Replays one dissected frame. Frames that are not InfiniBand transport packets are ignored. */
@@ -75,7 +194,9 @@ public final class ReplayEngine {
         if (finished) {
             throw new IllegalStateException("finish() was called");
         }
+        currentFrame = d.frame().number();
         lastFrameNanos = Math.max(lastFrameNanos, d.frame().timeNanos());
+        releaseAged(d.frame().timeNanos());
         boolean cutBySnapLength = d.frame().wireLength() > d.frame().capturedLength();
         if (!facts.read(d)) {
             if (iwarp.accept(d)) {
@@ -97,153 +218,361 @@ public final class ReplayEngine {
             }
             return; // QP0/QP1: subnet and general management, not application messages
         }
-        if (op == Operation.CNP) {
-            cnp();
-            return;
-        }
-        Transport transport = switch (service) {
+        Transport transport = op == Operation.CNP ? null : switch (service) {
             case RC -> Transport.RC;
             case UC -> Transport.UC;
             case UD -> Transport.UD;
             case XRC -> Transport.XRC;
             default -> null;
         };
-        if (transport == null || !facts.opcode.isDefined()) {
+        if (op != Operation.CNP && (transport == null || !facts.opcode.isDefined())) {
             return; // RD, reserved and vendor opcodes: decoded, not replayed
         }
-        boolean request = op.isRequest();
-        Route route = route(transport, request);
-        if (route == null) {
-            return;
-        }
-        Conversation c = route.conversation();
-        int side = route.side();
-        c.currentTimeNanos = facts.timeNanos;
-        Endpoint sender = c.endpoint(side);
-        if (sender.udpSourcePort < 0) {
-            sender.udpSourcePort = facts.udpSourcePort; // CM-made routes learn the port from the first packet
-        }
-        c.stats.packet(side, facts.timeNanos, facts.payloadLength, request);
-        frameChecks(c);
         if (transport == Transport.UD) {
-            datagram(c, side);
+            Route route = datagramRoute();
+            if (route != null) {
+                process(facts, route);
+            }
             return;
         }
-        if (request) {
-            if (facts.ecn == 3) {
-                c.observe(new Observation.CeMark(facts.frame, c.id, facts.psn));
-                c.stats.ceMark(side);
+        RouteKey key = new RouteKey(facts.source(), facts.destination(), facts.destQp, -1);
+        Route known = routes.get(key);
+        if (known != null) {
+            process(facts, known);
+            return;
+        }
+        Held h = held.get(key);
+        if (h == null) {
+            if (op == Operation.CNP) {
+                // A CNP to a QP no traffic has named yet: nothing to place it in.
+                listener.observation(new Observation.Cnp(facts.frame, null, facts.destQp));
+                return;
             }
-            c.channel(side).request(facts);
-        } else {
-            c.channel(1 - side).response(facts);
+            h = new Held(key, transport, facts);
+            held.put(key, h);
+            heldByHosts.computeIfAbsent(PairKey.of(key.source(), key.destination()), k -> new ArrayList<>(2)).add(h);
+        }
+        if (h.add(facts.copy())) {
+            decide(h);
+        }
+        if (held.get(key) == h && h.packets.size() >= HOLD_PACKETS) {
+            force(h);
         }
     }
 
-    private void frameChecks(Conversation c) {
-        if (facts.icrcStatus() == Crcs.STATUS_BAD) {
-            c.observe(new Observation.BadCrc(facts.frame, c.id, facts.psn, false));
+    /** Replays one packet of a known direction. */
+    private void process(PacketFacts p, Route route) {
+        Conversation c = route.conversation();
+        int side = route.side();
+        c.currentTimeNanos = p.timeNanos;
+        Operation op = p.opcode.operation();
+        if (op == Operation.CNP) {
+            // A CNP (Annex A17.9.3) names the QP whose packets were marked: it goes back to that QP's peer.
+            listener.placement(p.frame, c.id, side, FrameRole.CNP);
+            c.observe(new Observation.Cnp(p.frame, c.id, p.destQp));
+            c.stats.cnp(1 - side, p.timeNanos);
+            return;
         }
-        if (facts.vcrcStatus() == Crcs.STATUS_BAD) {
-            c.observe(new Observation.BadCrc(facts.frame, c.id, facts.psn, true));
+        boolean request = op.isRequest();
+        Endpoint sender = c.endpoint(side);
+        if (sender.udpSourcePort < 0) {
+            sender.udpSourcePort = p.udpSourcePort; // CM-made routes learn the port from the first packet
         }
-        if (facts.truncated) {
-            c.observe(new Observation.TruncatedFrame(facts.frame, c.id, facts.psn, facts.capturedLength,
-                    facts.wireLength));
+        listener.placement(p.frame, c.id, side, roleOf(p, c.transport));
+        c.stats.packet(side, p.timeNanos, p.payloadLength, request);
+        frameChecks(c, p);
+        if (c.transport == Transport.UD) {
+            datagram(c, side, p);
+            return;
+        }
+        if (request) {
+            if (p.ecn == 3) {
+                c.observe(new Observation.CeMark(p.frame, c.id, p.psn));
+                c.stats.ceMark(side);
+            }
+            c.channel(side).request(p);
+        } else {
+            c.channel(1 - side).response(p);
+        }
+    }
+
+    private static FrameRole roleOf(PacketFacts p, Transport transport) {
+        if (transport == Transport.UD) {
+            return FrameRole.DATAGRAM;
+        }
+        Operation op = p.opcode.operation();
+        if (op.isRequest()) {
+            return FrameRole.REQUEST;
+        }
+        return switch (op) {
+            case ATOMIC_ACKNOWLEDGE -> FrameRole.ATOMIC_ACK;
+            case RDMA_READ_RESPONSE_FIRST, RDMA_READ_RESPONSE_MIDDLE, RDMA_READ_RESPONSE_LAST,
+                 RDMA_READ_RESPONSE_ONLY -> FrameRole.READ_RESPONSE;
+            default -> {
+                int type = p.aethSyndrome < 0 ? 0 : (p.aethSyndrome >> 5) & 0x3;
+                yield type == 1 ? FrameRole.RNR_NAK : type == 3 ? FrameRole.NAK : FrameRole.ACK;
+            }
+        };
+    }
+
+    private void frameChecks(Conversation c, PacketFacts p) {
+        if (p.icrcStatus() == Crcs.STATUS_BAD) {
+            c.observe(new Observation.BadCrc(p.frame, c.id, p.psn, false));
+        }
+        if (p.vcrcStatus() == Crcs.STATUS_BAD) {
+            c.observe(new Observation.BadCrc(p.frame, c.id, p.psn, true));
+        }
+        if (p.truncated) {
+            c.observe(new Observation.TruncatedFrame(p.frame, c.id, p.psn, p.capturedLength, p.wireLength));
         }
     }
 
     // ---- demultiplexing -------------------------------------------------------------------------------
 
-    private Route route(Transport transport, boolean request) {
-        Address src = facts.source();
-        Address dst = facts.destination();
-        int udSource = transport == Transport.UD ? facts.dethSourceQp : -1;
-        RouteKey key = new RouteKey(src, dst, facts.destQp, udSource);
+    /** UD needs no pairing: the DETH names the source QP (IBTA 9.8.4). */
+    private Route datagramRoute() {
+        RouteKey key = new RouteKey(facts.source(), facts.destination(), facts.destQp, facts.dethSourceQp);
         Route known = routes.get(key);
         if (known != null) {
             return known;
         }
-        if (transport != Transport.UD) {
-            Route joined = join(key, request);
-            if (joined != null) {
-                return joined;
-            }
-        }
-        Conversation c;
-        int side;
-        if (request || transport == Transport.UD) {
-            c = newConversation(transport, src, dst);
-            side = 0;
-        } else {
-            c = newConversation(transport, dst, src); // answers to requests the capture missed
-            side = 1;
-        }
+        Conversation c = newConversation(Transport.UD, facts.source(), facts.destination(), facts.frame);
         if (c == null) {
             return null;
         }
-        Endpoint to = c.endpoint(1 - side);
-        to.qpn = facts.destQp;
-        Endpoint from = c.endpoint(side);
-        if (transport == Transport.UD) {
-            from.qpn = facts.dethSourceQp;
-        }
-        from.udpSourcePort = facts.udpSourcePort;
-        Route r = new Route(c, side);
+        c.endpoint(1).qpn = facts.destQp;
+        c.endpoint(0).qpn = facts.dethSourceQp;
+        c.endpoint(0).udpSourcePort = facts.udpSourcePort;
+        Route r = new Route(c, 0);
         routes.put(key, r);
         return r;
     }
 
     /**
-     * A packet to a QP no key knows yet: if exactly one conversation between these hosts is waiting to
-     * learn that QP's number (it sent requests from there), this is its other direction. For a
-     * response, the candidate's requests must include the response's PSN.
+     * Pairs held direction {@code h} if the evidence now names exactly one reverse direction (held, or a
+     * live conversation waiting to learn that QP) and that one has no other candidate either.
      */
-    private Route join(RouteKey key, boolean request) {
-        List<Conversation> candidates = byHosts.get(PairKey.of(key.source(), key.destination()));
-        if (candidates == null) {
-            return null;
+    private void decide(Held h) {
+        Held only = null;
+        int heldCandidates = 0;
+        for (Held r : reverseHeld(h)) {
+            if (h.evidenceFrom(r) + r.evidenceFrom(h) > 0) {
+                only = r;
+                heldCandidates++;
+            }
         }
-        Conversation chosen = null;
-        int chosenSide = -1;
-        int matches = 0;
+        Route live = null;
+        int liveCandidates = 0;
+        for (Route w : waitingRoutes(h)) {
+            if (answersLive(h, w)) {
+                live = w;
+                liveCandidates++;
+            }
+        }
+        if (heldCandidates + liveCandidates != 1) {
+            return; // nothing yet, or more than one: wait for more evidence
+        }
+        if (live != null) {
+            joinLive(h, live);
+            return;
+        }
+        for (Held other : reverseHeld(only)) {
+            if (other != h && only.evidenceFrom(other) + other.evidenceFrom(only) > 0) {
+                return; // the candidate has another claimant: wait
+            }
+        }
+        pair(h, only);
+    }
+
+    /** Held directions going the other way between the same two hosts. */
+    private List<Held> reverseHeld(Held h) {
+        List<Held> all = heldByHosts.get(PairKey.of(h.key.source(), h.key.destination()));
+        if (all == null) {
+            return List.of();
+        }
+        List<Held> out = new ArrayList<>(all.size());
+        for (Held r : all) {
+            if (r != h && r.transport == h.transport && r.key.source().equals(h.key.destination())
+                    && r.key.destination().equals(h.key.source())) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Live conversations between these hosts that do not know the QP {@code h} goes to: the side whose
+     * QP number is missing receives {@code h}'s packets. The route returned is the one {@code h} would take.
+     */
+    private List<Route> waitingRoutes(Held h) {
+        List<Conversation> candidates = byHosts.get(PairKey.of(h.key.source(), h.key.destination()));
+        if (candidates == null) {
+            return List.of();
+        }
+        List<Route> out = new ArrayList<>(1);
         for (Conversation c : candidates) {
+            if (c.transport != h.transport || c.inError()) {
+                continue;
+            }
             for (int s = 0; s < 2; s++) {
                 Endpoint waiting = c.endpoint(s);
-                if (waiting.qpn < 0 && waiting.address.equals(key.destination())
-                        && c.endpoint(1 - s).address.equals(key.source()) && !c.inError()) {
-                    if (request || c.channel(s).mayAnswer(facts.psn)) {
-                        chosen = c;
-                        chosenSide = s;
-                        matches++;
-                    }
+                if (waiting.qpn < 0 && waiting.address.equals(h.key.destination())
+                        && c.endpoint(1 - s).address.equals(h.key.source())) {
+                    out.add(new Route(c, 1 - s));
                 }
             }
         }
-        if (matches != 1) {
-            return null;
-        }
-        chosen.endpoint(chosenSide).qpn = key.destQp();
-        Endpoint sender = chosen.endpoint(1 - chosenSide);
-        if (sender.udpSourcePort < 0) {
-            sender.udpSourcePort = facts.udpSourcePort;
-        }
-        Route r = new Route(chosen, 1 - chosenSide);
-        routes.put(key, r);
-        return r;
+        return out;
     }
 
-    private Conversation newConversation(Transport transport, Address side0, Address side1) {
+    /** Whether a response {@code h} holds answers requests the waiting side of a live conversation sent. */
+    private static boolean answersLive(Held h, Route w) {
+        Channel requests = w.conversation().channel(1 - w.side());
+        for (int i = 0; i < h.responses; i++) {
+            if (requests.mayAnswer(h.responsePsns[i], WINDOW_SLACK)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void joinLive(Held h, Route w) {
+        unhold(h);
+        Conversation c = w.conversation();
+        c.endpoint(1 - w.side()).qpn = h.key.destQp();
+        routes.put(h.key, w);
+        for (PacketFacts p : h.packets) {
+            process(p, w);
+        }
+    }
+
+    /** Two held directions are one QP pair: one conversation, their held packets replayed in frame order. */
+    private void pair(Held a, Held b) {
+        unhold(a);
+        unhold(b);
+        Held first = a.firstFrame <= b.firstFrame ? a : b;
+        Held second = first == a ? b : a;
+        // The first packet decides who is side 0: its sender for a request, its receiver for a response.
+        boolean firstIsRequest = first.packets.get(0).opcode.operation().isRequest();
+        Address side0 = firstIsRequest ? first.key.source() : first.key.destination();
+        Conversation c = newConversation(first.transport, side0, side0.equals(first.key.source())
+                ? first.key.destination() : first.key.source(), first.firstFrame);
+        if (c == null) {
+            return;
+        }
+        int firstSide = firstIsRequest ? 0 : 1;
+        Route r1 = new Route(c, firstSide);
+        Route r2 = new Route(c, 1 - firstSide);
+        c.endpoint(1 - firstSide).qpn = first.key.destQp();
+        c.endpoint(firstSide).qpn = second.key.destQp();
+        routes.put(first.key, r1);
+        routes.put(second.key, r2);
+        int i = 0;
+        int j = 0;
+        while (i < first.packets.size() || j < second.packets.size()) {
+            boolean takeFirst = j >= second.packets.size()
+                    || (i < first.packets.size() && first.packets.get(i).frame < second.packets.get(j).frame);
+            if (takeFirst) {
+                process(first.packets.get(i++), r1);
+            } else {
+                process(second.packets.get(j++), r2);
+            }
+        }
+    }
+
+    /**
+     * A held direction out of time or room (or at the end): the best evidence it has, else the UDP
+     * source port as a hint, else a conversation of its own, said so.
+     */
+    private void force(Held h) {
+        Held best = null;
+        int bestScore = 0;
+        boolean tie = false;
+        for (Held r : reverseHeld(h)) {
+            int score = h.evidenceFrom(r) + r.evidenceFrom(h);
+            if (score > bestScore) {
+                best = r;
+                bestScore = score;
+                tie = false;
+            } else if (score == bestScore && score > 0) {
+                tie = true;
+            }
+        }
+        if (best != null && !tie) {
+            pair(h, best);
+            return;
+        }
+        if (bestScore == 0 && h.udpSourcePort > 0) {
+            Held byPort = null;
+            int same = 0;
+            for (Held r : reverseHeld(h)) {
+                if (r.udpSourcePort == h.udpSourcePort) {
+                    byPort = r;
+                    same++;
+                }
+            }
+            if (same == 1) {
+                pair(h, byPort);
+                return;
+            }
+        }
+        boolean ambiguous = !reverseHeld(h).isEmpty() || !waitingRoutes(h).isEmpty();
+        unhold(h);
+        PacketFacts firstPacket = h.packets.get(0);
+        boolean request = firstPacket.opcode.operation().isRequest();
+        Conversation c = request ? newConversation(h.transport, h.key.source(), h.key.destination(), h.firstFrame)
+                : newConversation(h.transport, h.key.destination(), h.key.source(), h.firstFrame);
+        if (c == null) {
+            return;
+        }
+        int side = request ? 0 : 1;
+        c.endpoint(1 - side).qpn = h.key.destQp();
+        if (ambiguous && h.transport != Transport.UC) {
+            // Candidates there were, but nothing told them apart. (With none, the reverse direction is
+            // simply not in the capture; UC has no responses, so nothing could ever pair it.)
+            c.observe(new Observation.PairingUndecided(h.firstFrame, c.id, h.key.destQp()));
+        }
+        Route r = new Route(c, side);
+        routes.put(h.key, r);
+        for (PacketFacts p : h.packets) {
+            process(p, r);
+        }
+    }
+
+    private void unhold(Held h) {
+        held.remove(h.key);
+        List<Held> list = heldByHosts.get(PairKey.of(h.key.source(), h.key.destination()));
+        if (list != null) {
+            list.remove(h);
+            if (list.isEmpty()) {
+                heldByHosts.remove(PairKey.of(h.key.source(), h.key.destination()));
+            }
+        }
+    }
+
+    /** Directions held longer than {@link #HOLD_NANOS} of capture time are decided now. */
+    private void releaseAged(long nowNanos) {
+        while (!held.isEmpty()) {
+            Held oldest = held.values().iterator().next();
+            if (nowNanos - oldest.firstNanos < HOLD_NANOS) {
+                return;
+            }
+            force(oldest);
+        }
+    }
+
+    private Conversation newConversation(Transport transport, Address side0, Address side1, long firstFrame) {
         if (conversations.size() >= limits.conversations()) {
             if (!conversationLimitReported) {
                 conversationLimitReported = true;
-                listener.observation(new Observation.LimitReached(facts.frame, null,
+                listener.observation(new Observation.LimitReached(firstFrame, null,
                         "conversations tracked (" + limits.conversations() + ")"));
             }
             return null;
         }
-        String id = String.valueOf(nextConversationId++);
-        Conversation c = new Conversation(id, transport, side0, side1, listener, limits);
+        String id = newId();
+        firstFrameOfId.put(id, firstFrame);
+        Conversation c = new Conversation(id, transport, side0, side1, listener, limits, capture);
         conversations.put(id, c);
         byHosts.computeIfAbsent(PairKey.of(side0, side1), k -> new ArrayList<>(1)).add(c);
         return c;
@@ -252,39 +581,20 @@ public final class ReplayEngine {
     // ---- UD ---------------------------------------------------------------------------------------------
 
     /** UD: every packet is a whole message (IBTA 9.8.4); nothing acknowledges it. */
-    private void datagram(Conversation c, int side) {
-        if (facts.ecn == 3) {
-            c.observe(new Observation.CeMark(facts.frame, c.id, facts.psn));
+    private void datagram(Conversation c, int side, PacketFacts p) {
+        if (p.ecn == 3) {
+            c.observe(new Observation.CeMark(p.frame, c.id, p.psn));
             c.stats.ceMark(side);
         }
-        MessageBuilder m = new MessageBuilder(facts.opcode.operation().hasImmediate() ? MessageKind.SEND_WITH_IMM
-                : MessageKind.SEND, facts.psn, facts.psn, facts.frame, facts.timeNanos);
-        m.bytes = facts.payloadLength;
-        if (facts.immediate >= 0) {
-            m.immediate = facts.immediate;
+        MessageBuilder m = new MessageBuilder(p.opcode.operation().hasImmediate() ? MessageKind.SEND_WITH_IMM
+                : MessageKind.SEND, p.psn, p.psn, p.frame, p.timeNanos);
+        m.bytes = p.payloadLength;
+        if (p.immediate >= 0) {
+            m.immediate = p.immediate;
         }
-        m.finish(Message.COMPLETED, facts.frame, facts.timeNanos);
+        m.finish(Message.COMPLETED, p.frame, p.timeNanos);
         c.stats.completed(side, m);
         c.emit(m, side);
-    }
-
-    // ---- congestion notification ---------------------------------------------------------------------
-
-    /** A CNP (Annex A17.9.3) names the QP whose packets were marked: the conversation of that QP. */
-    private void cnp() {
-        Address src = facts.source();
-        Address dst = facts.destination();
-        Route r = routes.get(new RouteKey(src, dst, facts.destQp, -1));
-        if (r == null) {
-            r = join(new RouteKey(src, dst, facts.destQp, -1), true);
-        }
-        if (r == null) {
-            listener.observation(new Observation.Cnp(facts.frame, null, facts.destQp));
-            return;
-        }
-        Conversation c = r.conversation();
-        c.observe(new Observation.Cnp(facts.frame, c.id, facts.destQp));
-        c.stats.cnp(1 - r.side(), facts.timeNanos);
     }
 
     // ---- connection management (IBTA Vol. 1 ch. 12) ----------------------------------------------------
@@ -299,7 +609,7 @@ public final class ReplayEngine {
             }
             int service = (int) facts.cm(Cm.REQ_TRANSPORT_SERVICE_TYPE);
             Transport transport = service == 1 ? Transport.UC : service == 3 ? Transport.XRC : Transport.RC;
-            Conversation c = newConversation(transport, src, dst);
+            Conversation c = newConversation(transport, src, dst, facts.frame);
             if (c == null) {
                 return;
             }
@@ -321,9 +631,9 @@ public final class ReplayEngine {
             if (mtuCode >= 1 && mtuCode <= 5) {
                 c.pmtuFromCm(128 << mtuCode);
             }
-            routes.put(new RouteKey(dst, src, active.qpn, -1), new Route(c, 1));
             byCommId.put(commId, c);
             transition(c, "req");
+            adopt(new RouteKey(dst, src, active.qpn, -1), new Route(c, 1));
             return;
         }
         if (facts.cmType == Cm.REP) {
@@ -336,9 +646,9 @@ public final class ReplayEngine {
             passive.qpn = (int) facts.cm(Cm.REP_LOCAL_QPN);
             c.endpoint(0).startPsn = (int) facts.cm(Cm.REP_STARTING_PSN); // the active side's send PSN
             c.endpoint(0).rnrRetryCount = (int) facts.cm(Cm.REP_RNR_RETRY_COUNT);
-            routes.put(new RouteKey(dst, src, passive.qpn, -1), new Route(c, 0)); // A → B's QP: side 0 sends
             byCommId.put(c.passiveCommId, c);
             transition(c, "rep");
+            adopt(new RouteKey(dst, src, passive.qpn, -1), new Route(c, 0)); // A → B's QP: side 0 sends
             return;
         }
         if (facts.cmType == Cm.RTU) {
@@ -374,7 +684,21 @@ public final class ReplayEngine {
 
     private void transition(Conversation c, String state) {
         c.currentTimeNanos = facts.timeNanos;
+        Address src = facts.source();
+        listener.placement(facts.frame, c.id, c.endpoint(0).address.equals(src) ? 0 : 1, FrameRole.CM);
         c.transition(facts.frame, state);
+    }
+
+    /** CM named a route: packets of that direction held before it are replayed there. */
+    private void adopt(RouteKey key, Route route) {
+        routes.put(key, route);
+        Held h = held.get(key);
+        if (h != null) {
+            unhold(h);
+            for (PacketFacts p : h.packets) {
+                process(p, route);
+            }
+        }
     }
 
     // ---- end ------------------------------------------------------------------------------------------
@@ -385,19 +709,55 @@ public final class ReplayEngine {
             return;
         }
         finished = true;
+        while (!held.isEmpty()) {
+            force(held.values().iterator().next());
+        }
         for (Conversation c : conversations.values()) {
             c.finish(lastFrameNanos);
         }
         iwarp.finish();
     }
 
-    /** Every conversation, in order of first frame. */
+    /**
+     * The id the output gives a conversation the listener was told as {@code provisional}: ids numbered
+     * 1, 2, … in order of each conversation's first frame. Valid after {@link #finish}; null for null.
+     */
+    public String finalConversationId(String provisional) {
+        if (provisional == null) {
+            return null;
+        }
+        if (finalIds == null) {
+            List<String> ids = new ArrayList<>(firstFrameOfId.keySet());
+            ids.sort(java.util.Comparator.comparingLong((String id) -> firstFrameOfId.get(id))
+                    .thenComparingInt(Integer::parseInt));
+            Map<String, String> m = new HashMap<>();
+            for (int i = 0; i < ids.size(); i++) {
+                m.put(ids.get(i), String.valueOf(i + 1));
+            }
+            finalIds = m;
+        }
+        return finalIds.getOrDefault(provisional, provisional);
+    }
+
+    /** Whether every provisional id is already its final one (nothing to renumber). */
+    public boolean idsFinal() {
+        for (String id : firstFrameOfId.keySet()) {
+            if (!id.equals(finalConversationId(id))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Every conversation, in order of first frame, with final ids. */
     public List<Flow> flows() {
         List<Flow> out = new ArrayList<>(conversations.size());
         for (Conversation c : conversations.values()) {
-            out.add(c.flow());
+            out.add(c.flow().withConversation(finalConversationId(c.id)));
         }
-        out.addAll(iwarp.flows());
+        for (Flow f : iwarp.flows()) {
+            out.add(f.withConversation(finalConversationId(f.conversation())));
+        }
         out.sort(java.util.Comparator.comparingInt(f -> Integer.parseInt(f.conversation())));
         return out;
     }

@@ -9,4 +9,13 @@ public interface ReplayListener {
     void message(Message message);
 
     void observation(Observation observation);
+
+    /**
+     * Frame {@code frame} belongs to conversation {@code conversation}, sent by its endpoint
+     * {@code side} (0 or 1, as flows number them), as {@code role}. Every frame the engine places
+     * is told once, when it is replayed; frames of directions not yet paired are told when pairing
+     * decides (so not necessarily in frame order).
+     */
+    default void placement(long frame, String conversation, int side, FrameRole role) {
+    }
 }

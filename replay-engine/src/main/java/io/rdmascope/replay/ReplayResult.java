@@ -18,6 +18,9 @@ public final class ReplayResult implements ReplayListener {
     private final boolean keepMessages;
     private long messageCount;
     private List<Flow> flows;
+    /** Per frame: the provisional conversation number (0 none) and side/role ({@link #placement}). */
+    private int[] placedConversation = new int[0];
+    private byte[] placedSideRole = new byte[0];
 
     public ReplayResult() {
         this(ReplayLimits.defaults());
@@ -47,6 +50,9 @@ public final class ReplayResult implements ReplayListener {
     /** Ends the replay and sorts what it found. */
     public ReplayResult finish() {
         engine.finish();
+        if (!engine.idsFinal()) {
+            renumber();
+        }
         messages.sort(Comparator.comparingInt((Message m) -> m.frames().isEmpty() ? Integer.MAX_VALUE
                 : m.frames().get(0)).thenComparingInt(Message::firstPsn));
         observations.sort(Comparator.comparingLong(o -> o.frame() == 0 ? Long.MAX_VALUE : o.frame()));
@@ -70,6 +76,66 @@ public final class ReplayResult implements ReplayListener {
     @Override
     public void observation(Observation observation) {
         observations.add(observation);
+    }
+
+    /** Kept only with messages: a result without them stays small whatever the capture's length. */
+    @Override
+    public void placement(long frame, String conversation, int side, FrameRole role) {
+        if (!keepMessages || frame <= 0 || frame > Integer.MAX_VALUE - 8) {
+            return;
+        }
+        int f = (int) frame;
+        if (f >= placedConversation.length) {
+            int size = Math.max(f + 1, Math.max(16, placedConversation.length * 2));
+            placedConversation = java.util.Arrays.copyOf(placedConversation, size);
+            placedSideRole = java.util.Arrays.copyOf(placedSideRole, size);
+        }
+        placedConversation[f] = Integer.parseInt(conversation);
+        placedSideRole[f] = (byte) ((side << 5) | (role.ordinal() + 1));
+    }
+
+    /** Conversation id of frame {@code frame}, or null when the engine placed it nowhere. */
+    public String conversationOf(long frame) {
+        if (frame <= 0 || frame >= placedConversation.length || placedConversation[(int) frame] == 0) {
+            return null;
+        }
+        return String.valueOf(placedConversation[(int) frame]);
+    }
+
+    /** The side (0 or 1) of its conversation that sent frame {@code frame}, or -1. */
+    public int sideOf(long frame) {
+        if (frame <= 0 || frame >= placedSideRole.length || placedSideRole[(int) frame] == 0) {
+            return -1;
+        }
+        return placedSideRole[(int) frame] >> 5;
+    }
+
+    /** What frame {@code frame} is to its conversation, or null. */
+    public FrameRole roleOf(long frame) {
+        if (frame <= 0 || frame >= placedSideRole.length || placedSideRole[(int) frame] == 0) {
+            return null;
+        }
+        return FrameRole.of((placedSideRole[(int) frame] & 0x1F) - 1);
+    }
+
+    /** Frame numbers this result has placements for go up to, exclusive. */
+    int placedFrames() {
+        return placedConversation.length;
+    }
+
+    /** Pairing merged directions after their ids were given out: every id becomes its final one. */
+    private void renumber() {
+        messages.replaceAll(m -> new Message(engine.finalConversationId(m.conversation()), m.src(), m.dst(), m.srcQp(),
+                m.destQp(), m.kind(), m.transport(), m.firstPsn(), m.lastPsn(), m.bytes(), m.frames(),
+                m.responseFrames(), m.completionFrame(), m.latencyNanos(), m.status(), m.immediate(),
+                m.invalidatedRkey(), m.partial()));
+        observations.replaceAll(o -> Observations.withConversation(o, engine.finalConversationId(o.conversation())));
+        for (int f = 0; f < placedConversation.length; f++) {
+            if (placedConversation[f] != 0) {
+                placedConversation[f] = Integer.parseInt(
+                        engine.finalConversationId(String.valueOf(placedConversation[f])));
+            }
+        }
     }
 
     /** The messages in order of first frame; empty for a {@link #withoutMessages()} result. */

@@ -167,10 +167,56 @@ class TransportRulesTest {
         @Test
         void aMiddleWithNoFirstIsReportedAndMakesNoMessage() {
             Wire w = new Wire();
+            w.request(0x04, 2, 100); // SEND Only: the flow is under way, no PSN skipped
             w.request(0x07, 3, 256);
             ReplayResult r = w.finish();
-            assertEquals(List.of("missing_first"), kinds(r));
-            assertTrue(r.messages().isEmpty());
+            assertEquals(List.of("unanswered_at_capture_end", "missing_first"), kinds(r));
+            assertEquals(1, r.messages().size());
+        }
+
+        @Test
+        void aCaptureThatStartsInsideAMessageShowsItInPartWithoutAnError() {
+            // IBTA 9.7.5 gives the observer no way to see a FIRST sent before the capture began: the
+            // MIDDLE and LAST that follow are a message shown in part, not a sequence error.
+            Wire w = new Wire();
+            w.request(0x01, 3, 256);
+            w.request(0x02, 4, 100);
+            w.ack(4, 0x1F, 1);
+            ReplayResult r = w.finish();
+            assertEquals(List.of(), kinds(r));
+            Message m = r.messages().get(0);
+            assertEquals("completed", m.status());
+            assertEquals(Boolean.TRUE, m.partial());
+            assertEquals(3, m.firstPsn());
+            assertEquals(356, m.bytes());
+        }
+
+        @Test
+        void aFirstLostBeforeTheCapturePointJoinsItsMessageWhenResent() {
+            // Capture on the responder's side: FIRST (PSN 5) lost upstream, MIDDLE and LAST captured,
+            // NAK for 5, go-back-N resends 5, 6, 7 (R3.3). One message, no sequence error.
+            Wire w = new Wire();
+            w.request(0x04, 4, 10);
+            w.ack(4, 0x1F, 1);
+            w.request(0x01, 6, 256);
+            w.request(0x02, 7, 50);
+            w.ack(5, 0x60, 1); // NAK PSN sequence error at 5
+            w.request(0x00, 5, 256);
+            w.request(0x01, 6, 256);
+            w.request(0x02, 7, 50);
+            w.ack(7, 0x1F, 2);
+            ReplayResult r = w.finish();
+            assertFalse(kinds(r).contains("missing_first"), kinds(r).toString());
+            assertFalse(kinds(r).contains("missing_last"), kinds(r).toString());
+            assertTrue(kinds(r).contains("packet_lost"), kinds(r).toString());
+            assertEquals(2, r.messages().size());
+            Message m = r.messages().get(1);
+            assertEquals(5, m.firstPsn());
+            assertEquals(7, m.lastPsn());
+            assertEquals(562, m.bytes());
+            assertEquals("completed", m.status());
+            assertEquals(null, m.partial());
+            assertEquals(List.of(3, 4, 6, 7, 8), m.frames(), m.toString());
         }
 
         @Test

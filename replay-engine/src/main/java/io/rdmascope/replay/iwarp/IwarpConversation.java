@@ -543,7 +543,7 @@ final class IwarpConversation {
         listener.message(new Message(id, addresses[side].text(), addresses[1 - side].text(), 0, 0, m.kind,
                 Transport.IWARP, (int) m.msn, (int) m.msn, m.bytes, Collections.unmodifiableList(m.frames),
                 m.responseFrames.isEmpty() ? List.of() : Collections.unmodifiableList(m.responseFrames),
-                m.completionFrame, m.latencyNanos, m.status, m.immediate, m.invalidatedStag));
+                m.completionFrame, m.latencyNanos, m.status, m.immediate, m.invalidatedStag, null));
     }
 
     /** The capture ended: what never completed is incomplete. */

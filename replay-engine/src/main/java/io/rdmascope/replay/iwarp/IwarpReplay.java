@@ -53,6 +53,7 @@ public final class IwarpReplay {
             return true;
         }
         int dir = f.direction();
+        listener.placement(frame, c.id, dir, io.rdmascope.replay.FrameRole.TCP_SEGMENT);
         c.frame(frame, time, dir, f.payloadLength());
         if (d.isMalformed() && d.frame().wireLength() <= d.frame().capturedLength()) {
             c.observe(new Observation.Malformed(frame, c.id));
