@@ -42,16 +42,18 @@ import java.util.Map;
 public final class LadderView extends BorderPane {
     static final double HEADER = 44;
     static final double TIME_COLUMN = 120;
-    static final Map<Kind, Color> COLOURS = Map.of(
-            Kind.REQUEST, Color.web("#1f5fbf"),
-            Kind.READ_RESPONSE, Color.web("#1e8c3a"),
-            Kind.ATOMIC_ACK, Color.web("#1e8c3a"),
-            Kind.ACK, Color.web("#707070"),
-            Kind.NAK, Color.web("#d00000"),
-            Kind.RNR_NAK, Color.web("#e07000"),
-            Kind.CNP, Color.web("#8a2be2"),
-            Kind.CM, Color.web("#008080"),
-            Kind.OTHER, Color.web("#202020"));
+    static final Map<Kind, Color> COLOURS = Map.ofEntries(
+            Map.entry(Kind.REQUEST, Color.web("#1f5fbf")),
+            Map.entry(Kind.READ_RESPONSE, Color.web("#1e8c3a")),
+            Map.entry(Kind.ATOMIC_ACK, Color.web("#1e8c3a")),
+            Map.entry(Kind.ACK, Color.web("#707070")),
+            Map.entry(Kind.NAK, Color.web("#d00000")),
+            Map.entry(Kind.RNR_NAK, Color.web("#e07000")),
+            Map.entry(Kind.CNP, Color.web("#8a2be2")),
+            Map.entry(Kind.CM, Color.web("#008080")),
+            Map.entry(Kind.DATAGRAM, Color.web("#1f5fbf")),
+            Map.entry(Kind.TCP_SEGMENT, Color.web("#505050")),
+            Map.entry(Kind.OTHER, Color.web("#202020")));
     private static final Color RETRANSMISSION = Color.web("#d00000");
     private static final Color SELECTED_ROW = Color.web("#cfe0ff");
     private static final Color LIFELINE = Color.web("#9a9a9a");

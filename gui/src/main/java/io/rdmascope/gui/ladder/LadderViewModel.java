@@ -8,7 +8,6 @@ import io.rdmascope.gui.model.Formats;
 import io.rdmascope.gui.model.FrameDecoder;
 import io.rdmascope.gui.model.FrameIndex;
 import io.rdmascope.gui.model.FrameSelection;
-import io.rdmascope.gui.model.RdmaKey;
 import io.rdmascope.gui.util.AppExecutors;
 import io.rdmascope.gui.util.Job;
 import io.rdmascope.proto.ib.InfiniBand;
@@ -16,6 +15,8 @@ import io.rdmascope.proto.ib.Opcode;
 import io.rdmascope.proto.ib.Opcodes;
 import io.rdmascope.proto.ib.Operation;
 import io.rdmascope.replay.Flow;
+import io.rdmascope.replay.FrameAnalysis;
+import io.rdmascope.replay.FrameRole;
 import io.rdmascope.replay.Observation;
 import io.rdmascope.text.PacketSummary;
 import javafx.beans.property.DoubleProperty;
@@ -34,8 +35,10 @@ import java.util.Set;
 
 /**
  * The ladder (sequence) diagram of one conversation: side A's and side B's lifelines and one arrow
- * per frame, in capture order, labelled with its operation and PSN. What the replay engine saw at
- * a frame marks its arrow: a retransmission, a duplicate, a NAK, an RNR NAK, a CNP, a loss, a bad CRC.
+ * per frame the replay engine placed in it, in capture order, labelled with its operation and PSN.
+ * Which frames, each arrow's direction (the side that sent it) and its kind (its role) are the
+ * engine's answer ({@link FrameAnalysis}); what it observed at a frame marks its arrow: a
+ * retransmission, a duplicate, a loss, a bad CRC.
  *
  * <p>The arrows are computed in the background (one dissection per frame of the conversation);
  * the view draws only those in sight, so a conversation of any length scrolls smoothly. Zoom is the
@@ -43,7 +46,7 @@ import java.util.Set;
  */
 public final class LadderViewModel {
     /** What an arrow is. */
-    public enum Kind { REQUEST, READ_RESPONSE, ATOMIC_ACK, ACK, NAK, RNR_NAK, CNP, CM, OTHER }
+    public enum Kind { REQUEST, READ_RESPONSE, ATOMIC_ACK, ACK, NAK, RNR_NAK, CNP, CM, DATAGRAM, TCP_SEGMENT, OTHER }
 
     /** What the replay engine observed at an arrow's frame. */
     public enum Mark {
@@ -213,8 +216,8 @@ public final class LadderViewModel {
     static Diagram build(CaptureAnalysis analysis, FrameIndex index, DissectorChain chain, Flow flow, Job job) {
         int[] frames = analysis.framesOf(flow.conversation());
         Map<Long, List<Observation>> seen = analysis.observationsByFrame();
+        FrameAnalysis placed = analysis.frames();
         FrameDecoder decoder = new FrameDecoder(index, chain);
-        String addressA = flow.a().address();
         List<Arrow> arrows = new ArrayList<>(frames.length);
         long first = index.firstTimeNanos();
         for (int i = 0; i < frames.length; i++) {
@@ -222,11 +225,9 @@ public final class LadderViewModel {
                 return null;
             }
             Dissection d = decoder.dissect(frames[i]);
-            RdmaKey key = RdmaKey.of(d);
-            // CM datagrams and other non-transport frames: from A when B is not their source.
-            boolean fromA = key == null ? !PacketSummary.of(d).source().equals(flow.b().address())
-                    : key.source().text().equals(addressA);
-            arrows.add(arrow(d, fromA, seen.getOrDefault((long) frames[i], List.of()), first));
+            boolean fromA = placed.sideOf(frames[i]) != 1; // side 0 is the flow's side A
+            arrows.add(arrow(d, fromA, kindOf(placed.roleOf(frames[i])),
+                    seen.getOrDefault((long) frames[i], List.of()), first));
         }
         return new Diagram(flow.conversation(), side("A", flow.a()), side("B", flow.b()), List.copyOf(arrows));
     }
@@ -235,47 +236,48 @@ public final class LadderViewModel {
         return name + ": " + s.address() + "  QP " + Formats.qp(s.qpn());
     }
 
-    static Arrow arrow(Dissection d, boolean fromA, List<Observation> observations, long firstTimeNanos) {
+    /** The arrow kind of what the engine says a frame is (null: placed nowhere). */
+    static Kind kindOf(FrameRole role) {
+        if (role == null) {
+            return Kind.OTHER;
+        }
+        return switch (role) {
+            case REQUEST -> Kind.REQUEST;
+            case ACK -> Kind.ACK;
+            case NAK -> Kind.NAK;
+            case RNR_NAK -> Kind.RNR_NAK;
+            case READ_RESPONSE -> Kind.READ_RESPONSE;
+            case ATOMIC_ACK -> Kind.ATOMIC_ACK;
+            case CNP -> Kind.CNP;
+            case CM -> Kind.CM;
+            case DATAGRAM -> Kind.DATAGRAM;
+            case TCP_SEGMENT -> Kind.TCP_SEGMENT;
+        };
+    }
+
+    /**
+     * The arrow of the frame dissected into {@code d}: direction and kind as the engine placed it, the
+     * label from the dissected fields (operation, PSN, AETH syndrome; a CM frame's summary).
+     */
+    static Arrow arrow(Dissection d, boolean fromA, Kind kind, List<Observation> observations, long firstTimeNanos) {
         RdmaContext r = d.rdma();
-        Kind kind = Kind.OTHER;
         StringBuilder label = new StringBuilder(48);
-        if (r.isRdma() && r.bthLayer >= 0 && d.layerLength(r.bthLayer) >= 12) {
+        if (kind != Kind.CM && r.isRdma() && r.bthLayer >= 0 && d.layerLength(r.bthLayer) >= 12) {
             Opcode op = Opcodes.of(r.opcode);
-            int psn = d.u24(r.bthStart + 9);
-            int destQp = d.u24(r.bthStart + 5);
             Operation operation = op.operation();
-            if (destQp == 1) {
-                kind = Kind.CM;
-                label.append(PacketSummary.of(d).info());
-            } else {
-                kind = switch (operation) {
-                    case CNP -> Kind.CNP;
-                    case ACKNOWLEDGE -> Kind.ACK;
-                    case ATOMIC_ACKNOWLEDGE -> Kind.ATOMIC_ACK;
-                    case RDMA_READ_RESPONSE_FIRST, RDMA_READ_RESPONSE_MIDDLE, RDMA_READ_RESPONSE_LAST,
-                            RDMA_READ_RESPONSE_ONLY -> Kind.READ_RESPONSE;
-                    default -> operation.isRequest() ? Kind.REQUEST : Kind.OTHER;
-                };
-                label.append(operation == Operation.UNKNOWN ? op.name() : operation.label());
-                if (kind != Kind.CNP) {
-                    label.append(" PSN=").append(psn);
-                }
-                int aeth = d.find(InfiniBand.AETH);
-                if (aeth >= 0 && d.layerLength(aeth) == 4) {
-                    int syndrome = d.u8(d.layerStart(aeth));
-                    switch ((syndrome >> 5) & 3) {
-                        case InfiniBand.AETH_ACK -> label.append(" ACK");
-                        case InfiniBand.AETH_RNR_NAK -> {
-                            kind = Kind.RNR_NAK;
-                            label.append(" RNR NAK");
-                        }
-                        case InfiniBand.AETH_NAK -> {
-                            kind = Kind.NAK;
-                            label.append(" NAK");
-                        }
-                        default -> label.append(" reserved syndrome");
-                    }
-                }
+            label.append(operation == Operation.UNKNOWN ? op.name() : operation.label());
+            if (kind != Kind.CNP) {
+                label.append(" PSN=").append(d.u24(r.bthStart + 9));
+            }
+            int aeth = d.find(InfiniBand.AETH);
+            if (aeth >= 0 && d.layerLength(aeth) == 4) {
+                int syndrome = d.u8(d.layerStart(aeth));
+                label.append(switch ((syndrome >> 5) & 3) {
+                    case InfiniBand.AETH_ACK -> " ACK";
+                    case InfiniBand.AETH_RNR_NAK -> " RNR NAK";
+                    case InfiniBand.AETH_NAK -> " NAK";
+                    default -> " reserved syndrome";
+                });
             }
         } else {
             label.append(PacketSummary.of(d).info());
@@ -294,7 +296,7 @@ public final class LadderViewModel {
                 case "malformed" -> marks.add(Mark.MALFORMED);
                 case "truncated_frame" -> marks.add(Mark.TRUNCATED);
                 default -> {
-                    // NAKs, CNPs and the rest are kinds of arrow, or not about one frame
+                    // NAKs, CNPs and the rest are kinds of arrow (the frame's role), or not about one frame
                 }
             }
         }
