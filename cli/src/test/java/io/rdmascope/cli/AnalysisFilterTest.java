@@ -13,7 +13,11 @@ class AnalysisFilterTest {
     private static final String CASE = GoldenOutputTest.cases().resolve("rc_loss_nak/rc_loss_nak.pcapng").toString();
 
     private static List<Integer> frames(String filter) {
-        Cli run = Cli.run("dissect", "-Y", filter, "-T", "fields", "-e", "frame.number", CASE);
+        return frames(filter, CASE);
+    }
+
+    private static List<Integer> frames(String filter, String capture) {
+        Cli run = Cli.run("dissect", "-Y", filter, "-T", "fields", "-e", "frame.number", capture);
         assertEquals(0, run.status(), run.err());
         return Arrays.stream(run.out().split("\n")).filter(s -> !s.isBlank()).map(Integer::parseInt).toList();
     }
@@ -26,6 +30,21 @@ class AnalysisFilterTest {
         assertEquals(List.of(5, 13), frames("rdmascope.analysis.psn_gap"));
         assertEquals(List.of(8, 9, 10), frames("rdmascope.analysis.retransmission && infiniband.bth.opcode != 2"
                 + " && rdmascope.message.kind == \"WRITE\""));
+    }
+
+    @Test
+    void everyFrameOfAConversationCarriesItsIdCmAckOnlyAndCnpIncluded() {
+        // Issue 14: the engine places every frame it reads; ACK-only, CNP and CM frames too.
+        String cm = GoldenOutputTest.cases().resolve("cm_lifecycle/cm_lifecycle.pcapng").toString();
+        assertEquals(List.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13), frames("rdmascope.conversation == \"1\"", cm));
+        assertEquals(List.of(14, 15), frames("rdmascope.conversation == \"2\"", cm));
+        assertEquals(List.of(5, 9), frames("rdmascope.role == \"ack\"", cm));
+        assertEquals(List.of(1, 2, 3, 12, 13, 14, 15), frames("rdmascope.role == \"cm\"", cm));
+        String ecn = GoldenOutputTest.cases().resolve("congestion_ecn/congestion_ecn.pcapng").toString();
+        List<Integer> cnps = frames("infiniband.bth.opcode == 0x81", ecn);
+        assertTrue(!cnps.isEmpty());
+        assertEquals(cnps, frames("rdmascope.role == \"cnp\" && rdmascope.conversation == \"1\"", ecn));
+        assertEquals(frames("infiniband", ecn), frames("rdmascope.conversation", ecn));
     }
 
     @Test
