@@ -853,6 +853,7 @@ final class Channel {
                 int slot = p.psn & (RING - 1);
                 if (ringPsn[slot] == p.psn && !ringBadCrc[slot]) {
                     conversation.observe(new Observation.PacketLost(ringFrame[slot], conversation.id, p.psn, true));
+                    conversation.stats.lostAfterCapture[side]++;
                     conversation.stats.lost(side);
                 }
             }

@@ -163,7 +163,34 @@ final class Conversation {
         Flow.Side b = side(1);
         return new Flow(id, transport, a, b, setup, state == null ? "active" : state, pmtu > 0 ? pmtu : null, first,
                 stats.lastNanos, duration, Flow.goodput(a.messageBytes() + b.messageBytes(), duration),
-                List.copyOf(lifecycle), Flow.Latency.of(stats.latency), byKind, stats.goodput.snapshot());
+                List.copyOf(lifecycle), Flow.Latency.of(stats.latency), byKind, stats.goodput.snapshot(), capturePoint());
+    }
+
+    /**
+     * Where the capture point appears to sit, from what the wire showed, or null without evidence: a
+     * host whose own transmissions are stamped late is capturing itself; requests captured and then
+     * NAKed as missing were lost after the capture point (it sits toward their requester); requests
+     * first seen as resends were lost before it (it sits toward their responder).
+     */
+    String capturePoint() {
+        if (inversionNanos >= 0) {
+            return "on " + endpoints[inversionSide].address.text() + " (its own transmissions are timestamped late)";
+        }
+        List<String> says = new ArrayList<>(2);
+        for (int s = 0; s < 2; s++) {
+            long after = stats.lostAfterCapture[s];
+            long before = stats.lost[s] - after;
+            String from = endpoints[s].address.text();
+            String to = endpoints[1 - s].address.text();
+            if (after > 0 && before > 0) {
+                says.add("between " + from + " and " + to + " (its requests were lost on both sides of it)");
+            } else if (after > 0) {
+                says.add("toward " + from + " (its requests were lost after the capture point)");
+            } else if (before > 0) {
+                says.add("toward " + to + " (" + from + "'s requests were lost before the capture point)");
+            }
+        }
+        return says.isEmpty() ? null : String.join("; ", says);
     }
 
     private Flow.Side side(int s) {

@@ -18,6 +18,8 @@ final class ConversationStats {
     final long[] duplicates = new long[2];
     final long[] timeouts = new long[2];
     final long[] lost = new long[2];
+    /** Of those, lost after the capture point (captured, then NAKed as missing at the responder). */
+    final long[] lostAfterCapture = new long[2];
     final long[] naks = new long[2];
     final long[] rnrNaks = new long[2];
     final long[] rnrWaitNanos = new long[2];

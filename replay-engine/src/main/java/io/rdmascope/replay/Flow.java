@@ -15,12 +15,15 @@ import java.util.Map;
 public record Flow(String conversation, Transport transport, Side a, Side b, String setup, String state,
                    Integer pmtu, long firstTimeNanos, long lastTimeNanos, long durationNanos,
                    double goodputBitsPerSecond, List<Transition> lifecycle, Latency latency,
-                   Map<MessageKind, Latency> latencyByKind, Series goodputOverTime) {
+                   Map<MessageKind, Latency> latencyByKind, Series goodputOverTime,
+                   @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                   String capturePoint) {
 
     /** The same flow under another conversation id (the engine's final numbering). */
     public Flow withConversation(String id) {
         return id.equals(conversation) ? this : new Flow(id, transport, a, b, setup, state, pmtu, firstTimeNanos,
-                lastTimeNanos, durationNanos, goodputBitsPerSecond, lifecycle, latency, latencyByKind, goodputOverTime);
+                lastTimeNanos, durationNanos, goodputBitsPerSecond, lifecycle, latency, latencyByKind, goodputOverTime,
+                capturePoint);
     }
 
     /**

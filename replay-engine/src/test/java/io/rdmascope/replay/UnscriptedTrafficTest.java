@@ -105,6 +105,34 @@ class UnscriptedTrafficTest {
         Observation.TimestampInversion o = (Observation.TimestampInversion) r.observations().get(0);
         assertEquals(29_000, o.skewNanos());
         assertEquals("10.0.0.1", o.laggingHost());
+        assertEquals("on 10.0.0.1 (its own transmissions are timestamped late)", r.flows().get(0).capturePoint());
+    }
+
+    @Test
+    void whereTheCapturePointSitsFollowsFromWhichSideOfItPacketsWereLost() {
+        // Lost before the capture point: PSN 8 is first seen as its resend after the NAK.
+        TwoHosts up = new TwoHosts();
+        up.play(true, 0x21, 0x04, 7, 64, 0, 1_000_000, 5001);
+        up.play(true, 0x21, 0x04, 9, 64, 0, 1_001_000, 5001);
+        up.play(false, 0x11, 0x11, 8, 0, 0x60, 1_002_000, 5001);
+        up.play(true, 0x21, 0x04, 8, 64, 0, 1_003_000, 5001);
+        up.play(true, 0x21, 0x04, 9, 64, 0, 1_004_000, 5001);
+        up.play(false, 0x11, 0x11, 9, 0, 0x1F, 1_005_000, 5001);
+        ReplayResult r = up.result.finish();
+        assertEquals("toward 10.0.0.2 (10.0.0.1's requests were lost before the capture point)",
+                r.flows().get(0).capturePoint());
+        assertEquals(List.of("completed", "completed", "completed"), r.messages().stream().map(Message::status).toList());
+        // Lost after it: PSN 8 captured, then NAKed.
+        TwoHosts down = new TwoHosts();
+        down.play(true, 0x21, 0x04, 7, 64, 0, 1_000_000, 5001);
+        down.play(true, 0x21, 0x04, 8, 64, 0, 1_000_500, 5001);
+        down.play(true, 0x21, 0x04, 9, 64, 0, 1_001_000, 5001);
+        down.play(false, 0x11, 0x11, 8, 0, 0x60, 1_002_000, 5001);
+        down.play(true, 0x21, 0x04, 8, 64, 0, 1_003_000, 5001);
+        down.play(true, 0x21, 0x04, 9, 64, 0, 1_004_000, 5001);
+        down.play(false, 0x11, 0x11, 9, 0, 0x1F, 1_005_000, 5001);
+        assertEquals("toward 10.0.0.1 (its requests were lost after the capture point)",
+                down.result.finish().flows().get(0).capturePoint());
     }
 
     @Test

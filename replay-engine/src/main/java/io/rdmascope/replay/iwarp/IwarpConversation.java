@@ -590,7 +590,7 @@ final class IwarpConversation {
         Flow.Side b = side(1);
         double goodputBits = duration <= 0 ? 0 : (a.messageBytes() + b.messageBytes()) * 8e9 / duration;
         return new Flow(id, Transport.IWARP, a, b, "mpa", state == null ? "active" : state, null, first, lastNanos,
-                duration, goodputBits, List.copyOf(lifecycle), latencyOf(latency), byKind, goodput.snapshot());
+                duration, goodputBits, List.copyOf(lifecycle), latencyOf(latency), byKind, goodput.snapshot(), null);
     }
 
     private static Flow.Latency latencyOf(LatencyHistogram h) {
