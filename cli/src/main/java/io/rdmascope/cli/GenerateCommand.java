@@ -1,5 +1,6 @@
 package io.rdmascope.cli;
 
+import io.rdmascope.samples.RandomScenario;
 import io.rdmascope.samples.ScenarioCatalog;
 import io.rdmascope.samples.Scenarios;
 import picocli.CommandLine.Command;
@@ -17,7 +18,8 @@ import java.util.concurrent.Callable;
 @Command(name = "generate", description = {
         "Write generated scenario captures with their truth files.",
         "Each scenario goes to DIR/NAME/ as NAME.pcap|pcapng|erf plus truth.json; 'all' writes every committed",
-        "scenario; mixed_large (benchmarks) goes to DIR/mixed_large.pcap without a truth file."})
+        "scenario; mixed_large (benchmarks) goes to DIR/mixed_large.pcap without a truth file; 'random' writes",
+        "the random family's seed N to DIR/random-N/ (--frames, --loss, --vantage shape it)."})
 final class GenerateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -33,8 +35,17 @@ final class GenerateCommand implements Callable<Integer> {
             description = "random seed (default: each scenario's committed seed; 1 for mixed_large)")
     Long seed;
 
-    @Option(names = "--frames", paramLabel = "N", description = "mixed_large only: frames to write (default 1000000)")
+    @Option(names = "--frames", paramLabel = "N",
+            description = "mixed_large and random: frames to write (default 1000000; random: about 2000)")
     Long frames;
+
+    @Option(names = "--loss", paramLabel = "P",
+            description = "random only: mean packet loss rate, 0..0.5 (default 0.02; each seed draws 0..2P)")
+    Double loss;
+
+    @Option(names = "--vantage", paramLabel = "POINT",
+            description = "random only: capture point requester, switch or responder (default: the seed picks)")
+    String vantage;
 
     @Option(names = "--qps", paramLabel = "K", description = "mixed_large only: queue pairs (default 64)")
     Integer qps;
@@ -54,6 +65,28 @@ final class GenerateCommand implements Callable<Integer> {
             Path file = Scenarios.writeMixedLarge(out, seed == null ? 1 : seed, n, k, pcapng);
             stdout.println("wrote " + file + " (" + n + " frames)");
             return Main.EXIT_OK;
+        }
+        if (RandomScenario.NAME.equals(scenario)) {
+            if (qps != null || pcapng) {
+                throw new DissectCommand.UsageError("--qps and --pcapng apply to mixed_large only");
+            }
+            if (seed == null) {
+                throw new DissectCommand.UsageError("--scenario random needs --seed N");
+            }
+            RandomScenario.Options defaults = RandomScenario.Options.defaults();
+            RandomScenario.Options options;
+            try {
+                options = new RandomScenario.Options(frames == null ? defaults.frames()
+                        : (int) Math.min(Integer.MAX_VALUE, frames), loss == null ? defaults.loss() : loss, vantage);
+            } catch (IllegalArgumentException e) {
+                throw new DissectCommand.UsageError(e.getMessage());
+            }
+            Path file = RandomScenario.write(out, seed, options);
+            stdout.println("wrote " + file);
+            return Main.EXIT_OK;
+        }
+        if (loss != null || vantage != null) {
+            throw new DissectCommand.UsageError("--loss and --vantage apply to --scenario random only");
         }
         if (frames != null || qps != null || pcapng) {
             throw new DissectCommand.UsageError("--frames, --qps and --pcapng apply to mixed_large only: the other "

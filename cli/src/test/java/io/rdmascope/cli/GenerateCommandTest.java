@@ -62,4 +62,22 @@ class GenerateCommandTest {
         assertEquals(2, frames.status());
         assertTrue(frames.err().contains("mixed_large only"), frames.err());
     }
+
+    @Test
+    void randomWritesTheSeedsCaptureAndTruth(@TempDir Path out) throws IOException {
+        Cli run = Cli.run("generate", "--scenario", "random", "--seed", "7", "--frames", "300", "--loss", "0.05",
+                "--vantage", "switch", "--out", out.toString());
+        assertEquals(0, run.status(), run.err());
+        Path folder = out.resolve("random-7");
+        assertTrue(Files.exists(folder.resolve("truth.json")));
+        try (var list = Files.list(folder)) {
+            assertTrue(list.anyMatch(p -> p.getFileName().toString().matches("random-7\\.pcap(ng)?")));
+        }
+        Cli noSeed = Cli.run("generate", "--scenario", "random", "--out", out.toString());
+        assertEquals(2, noSeed.status());
+        Cli badVantage = Cli.run("generate", "--scenario", "random", "--seed", "1", "--vantage", "moon", "--out",
+                out.toString());
+        assertEquals(2, badVantage.status());
+        assertTrue(badVantage.err().contains("vantage"), badVantage.err());
+    }
 }

@@ -48,6 +48,7 @@ public final class Scenarios {
             names.add(s.name());
         }
         names.add(MIXED_LARGE);
+        names.add(RandomScenario.NAME);
         return names;
     }
 
@@ -97,7 +98,7 @@ public final class Scenarios {
         return new ObjectMapper().readValue(file.toFile(), Truth.class);
     }
 
-    private static void writeCapture(Path out, Format format, List<Trace.CapturedFrame> frames) throws IOException {
+    static void writeCapture(Path out, Format format, List<Trace.CapturedFrame> frames) throws IOException {
         switch (format) {
             case PCAP -> {
                 int linkType = frames.isEmpty() ? LinkTypes.ETHERNET : frames.get(0).linkType();

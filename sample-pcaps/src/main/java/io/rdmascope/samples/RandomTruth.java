@@ -1,0 +1,543 @@
+package io.rdmascope.samples;
+
+import io.rdmascope.samples.RandomTraffic.Flow;
+import io.rdmascope.samples.RandomTraffic.Kind;
+import io.rdmascope.samples.RandomTraffic.Msg;
+import io.rdmascope.samples.RandomTraffic.Pair;
+import io.rdmascope.samples.RandomTraffic.Service;
+import io.rdmascope.samples.RandomTraffic.Tx;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The random family's truth. Messages come from the generator's own records (which message each
+ * transmission carried); observations are derived from the captured transmissions, in the order
+ * they happened at the capture point, with the rules a passive observer there can apply
+ * (sample-pcaps/README.md, "random family"). Frame numbers are those of the written file, after
+ * the timestamp skew re-sorted it. The replay engine is never consulted.
+ */
+final class RandomTruth {
+    private record Obs(Expected kind, int frame, Pair pair, Integer psn, String detail) {
+    }
+
+    /** What the observer knows of one requester. */
+    private static final class FlowView {
+        boolean started;
+        int start;
+        int next;
+        /** Request PSNs skipped in capture order and not resolved yet, with the frame where each gap showed. */
+        final LinkedHashMap<Integer, Integer> gaps = new LinkedHashMap<>();
+        /** Every PSN skipped so far (UC: never resolved; a UC message with one is dropped). */
+        final Map<Integer, Integer> everSkipped = new HashMap<>();
+        final Map<Integer, Tx> lastTransmission = new HashMap<>();
+        int trigger = -1;
+        boolean inRun;
+        int runNext;
+        final List<Tx> responses = new ArrayList<>();
+    }
+
+    /** What the observer knows of one message. */
+    private static final class MsgView {
+        final List<Tx> requests = new ArrayList<>();
+        Tx firstRequest;
+        Tx lastTransmission;
+        Integer minPsn;
+        Integer maxPsn;
+        final Map<Integer, Integer> payloadByPsn = new HashMap<>();
+        boolean finalSeen;
+        final List<Tx> responses = new ArrayList<>();
+        Integer maxResponsePsn;
+    }
+
+    private static final class PairView {
+        boolean req;
+        boolean rep;
+        final boolean[] qpnShown = new boolean[2];
+        final List<Truth.Transition> lifecycle = new ArrayList<>();
+        int firstFrame = Integer.MAX_VALUE;
+    }
+
+    private final List<Obs> observations = new ArrayList<>();
+    private final Map<Flow, FlowView> flows = new IdentityHashMap<>();
+    private final Map<Msg, MsgView> messages = new IdentityHashMap<>();
+    private final Map<Pair, PairView> pairs = new IdentityHashMap<>();
+
+    private RandomTruth() {
+    }
+
+    static Truth derive(String scenario, String description, long seed, String capture, String format,
+                        List<Tx> causal, List<Pair> allPairs) {
+        RandomTruth t = new RandomTruth();
+        for (Pair p : allPairs) {
+            t.pairs.put(p, new PairView());
+        }
+        for (Tx tx : causal) {
+            t.accept(tx);
+        }
+        long end = Long.MIN_VALUE;
+        for (Tx tx : causal) {
+            end = Math.max(end, tx.fileTime);
+        }
+        return t.freeze(scenario, description, seed, capture, format, causal.size(), allPairs, end);
+    }
+
+    private FlowView flow(Flow f) {
+        return flows.computeIfAbsent(f, k -> new FlowView());
+    }
+
+    private MsgView view(Msg m) {
+        return messages.computeIfAbsent(m, k -> new MsgView());
+    }
+
+    private void observe(Expected kind, int frame, Pair pair, Integer psn, String detail) {
+        observations.add(new Obs(kind, frame, pair, psn, detail));
+    }
+
+    // ---- the pass in capture order ----------------------------------------------------------------------------
+
+    private void accept(Tx tx) {
+        PairView pv = pairs.get(tx.pair);
+        pv.firstFrame = Math.min(pv.firstFrame, tx.frame);
+        switch (tx.kind) {
+            case CM -> cm(tx, pv);
+            case DATAGRAM -> {
+                pv.qpnShown[1] = true;
+                MsgView mv = view(tx.msg);
+                mv.requests.add(tx);
+                mv.firstRequest = tx;
+                mv.lastTransmission = tx;
+                mv.minPsn = tx.psn;
+                mv.maxPsn = tx.psn;
+                mv.payloadByPsn.put(tx.psn, tx.payload);
+                mv.finalSeen = true;
+            }
+            case REQUEST -> {
+                pv.qpnShown[1 - tx.flow.side] = true;
+                request(tx);
+            }
+            default -> {
+                pv.qpnShown[tx.flow.side] = true;
+                response(tx);
+            }
+        }
+    }
+
+    /** CM: a REQ starts the lifecycle; REP and RTU count only after the REQ that they answer was captured. */
+    private void cm(Tx tx, PairView pv) {
+        switch (tx.cmState) {
+            case "req" -> {
+                pv.req = true;
+                pv.qpnShown[0] = true;
+            }
+            case "rep" -> {
+                if (!pv.req) {
+                    return;
+                }
+                pv.rep = true;
+                pv.qpnShown[1] = true;
+            }
+            default -> {
+                if (!pv.req) {
+                    return;
+                }
+            }
+        }
+        pv.lifecycle.add(new Truth.Transition(tx.frame, tx.cmState));
+        observe(Expected.QP_STATE, tx.frame, tx.pair, null, tx.cmState);
+    }
+
+    /** The start PSN CM announced for this requester, if the capture holds the CM message naming it. */
+    private Integer cmStart(Flow f) {
+        PairView pv = pairs.get(f.pair);
+        if (!f.pair.cm) {
+            return null;
+        }
+        // The REQ carries the passive side's send PSN, the REP the active side's (ReplayEngine; not R1.4).
+        if (f.side == 1 && pv.req) {
+            return f.pair.startPsn[1];
+        }
+        if (f.side == 0 && pv.rep) {
+            return f.pair.startPsn[0];
+        }
+        return null;
+    }
+
+    private void request(Tx tx) {
+        Flow f = tx.flow;
+        FlowView fv = flow(f);
+        Msg m = tx.msg;
+        int q = tx.psn;
+        boolean rc = f.pair.service == Service.RC;
+        if (!fv.started) {
+            fv.started = true;
+            Integer announced = cmStart(f);
+            int ahead = announced == null ? -1 : Psn.diff(q, announced);
+            fv.start = ahead >= 0 && ahead <= 64 ? announced : q;
+            fv.next = fv.start;
+        }
+        boolean inScope = Psn.diff(q, fv.start) >= 0;
+        if (tx.duplicate) {
+            observe(Expected.DUPLICATE, tx.frame, f.pair, q, null);
+            if (inScope) {
+                attach(m, tx);
+            }
+            return;
+        }
+        int d = Psn.diff(q, fv.next);
+        if (d >= 0) {
+            for (int x = fv.next; x != q; x = Psn.add(x, 1)) {
+                if (f.isRequestPsn(x)) {
+                    fv.gaps.put(x, tx.frame);
+                    fv.everSkipped.putIfAbsent(x, tx.frame);
+                }
+            }
+            fv.next = m.isRead() ? Psn.add(m.last(), 1) : Psn.add(q, 1);
+            fv.inRun = false;
+        } else if (rc) {
+            Integer gapFrame = fv.gaps.remove(q);
+            if (gapFrame != null) {
+                observe(Expected.PACKET_LOST, gapFrame, f.pair, q, "skipped, then resent");
+            }
+            if (!(fv.inRun && q == fv.runNext)) {
+                if (fv.trigger != q && !impliedNak(fv, m, q, tx.fileTime)) {
+                    observe(Expected.ACK_TIMEOUT, tx.frame, f.pair, q, null);
+                }
+                fv.trigger = -1;
+                fv.inRun = true;
+            }
+            observe(Expected.RETRANSMISSION, tx.frame, f.pair, q, null);
+            fv.runNext = m.isRead() ? Psn.add(m.last(), 1) : Psn.add(q, 1);
+        }
+        fv.lastTransmission.put(q, tx);
+        if (inScope) {
+            attach(m, tx);
+        }
+    }
+
+    /**
+     * A READ, atomic, FLUSH or ATOMIC WRITE sent again from {@code psn} after the capture showed, since
+     * its previous transmission, a response with a later PSN: the responder had processed it, so its
+     * response went missing and the requester resent at once (implied NAK, R3.2; READ response gap,
+     * R3.7), not on its ACK timer — provided it came within half an ACK timeout of that response (a
+     * resend after a longer silence is the timer's, whatever preceded it).
+     */
+    private boolean impliedNak(FlowView fv, Msg m, int psn, long when) {
+        if (!m.readLike()) {
+            return false;
+        }
+        MsgView mv = messages.get(m);
+        int since = mv == null || mv.lastTransmission == null ? -1 : mv.lastTransmission.causal;
+        for (int i = fv.responses.size() - 1; i >= 0; i--) {
+            Tx r = fv.responses.get(i);
+            if (r.causal < since) {
+                break;
+            }
+            if (Psn.diff(r.psn, psn) > 0 && when - r.fileTime < RandomTraffic.ACK_TIMEOUT_NANOS / 2) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A captured request frame joins its message: the first sighting of a PSN starts or extends it. */
+    private void attach(Msg m, Tx tx) {
+        MsgView mv = view(m);
+        mv.requests.add(tx);
+        if (mv.firstRequest == null) {
+            mv.firstRequest = tx;
+        }
+        int q = tx.psn;
+        if (!tx.duplicate) {
+            mv.lastTransmission = tx;
+            if (!m.readLike() && mv.maxPsn != null && Psn.diff(q, mv.maxPsn) > 0 && q < mv.maxPsn) {
+                observe(Expected.PSN_WRAP, tx.frame, m.flow.pair, q, "inside a message");
+            }
+        }
+        if (mv.minPsn == null || Psn.diff(q, mv.minPsn) < 0) {
+            mv.minPsn = q;
+        }
+        if (mv.maxPsn == null || Psn.diff(q, mv.maxPsn) > 0) {
+            mv.maxPsn = q;
+        }
+        mv.payloadByPsn.putIfAbsent(q, tx.payload);
+        if (tx.fin) {
+            mv.finalSeen = true;
+        }
+    }
+
+    private void response(Tx tx) {
+        Flow f = tx.flow;
+        FlowView fv = flow(f);
+        if (!fv.started) {
+            return; // answers requests from before the capture began
+        }
+        int q = tx.psn;
+        switch (tx.kind) {
+            case ACK -> cover(fv, f, q);
+            case NAK -> {
+                observe(Expected.NAK_SEQUENCE_ERROR, tx.frame, f.pair, q, null);
+                Integer gapFrame = fv.gaps.remove(q);
+                if (gapFrame != null) {
+                    observe(Expected.PACKET_LOST, gapFrame, f.pair, q, "skipped, then NAKed");
+                } else {
+                    Tx seen = fv.lastTransmission.get(q);
+                    if (seen != null) {
+                        observe(Expected.PACKET_LOST, seen.frame, f.pair, q, "captured, then NAKed");
+                    }
+                }
+                fv.trigger = q;
+                cover(fv, f, Psn.add(q, -1));
+            }
+            case RNR_NAK -> {
+                observe(Expected.RNR_NAK, tx.frame, f.pair, q, "timer code " + tx.rnrCode);
+                fv.trigger = q;
+                cover(fv, f, Psn.add(q, -1));
+            }
+            case READ_RESPONSE, ATOMIC_ACK -> {
+                if (tx.startsResponse) {
+                    cover(fv, f, Psn.add(q, -1));
+                }
+                MsgView mv = messages.get(tx.msg);
+                if (mv != null && mv.firstRequest != null) {
+                    mv.responses.add(tx);
+                    if (tx.msg.isRead()) {
+                        if (mv.maxResponsePsn != null && Psn.diff(q, mv.maxResponsePsn) > 0 && q < mv.maxResponsePsn) {
+                            observe(Expected.PSN_WRAP, tx.frame, f.pair, q, "inside READ responses");
+                        }
+                        if (mv.maxResponsePsn == null || Psn.diff(q, mv.maxResponsePsn) > 0) {
+                            mv.maxResponsePsn = q;
+                        }
+                    }
+                }
+            }
+            default -> {
+            }
+        }
+        fv.responses.add(tx);
+    }
+
+    /** Everything up to {@code psn} reached the responder: gaps up to there were missing from the capture only. */
+    private void cover(FlowView fv, Flow f, int psn) {
+        for (Iterator<Map.Entry<Integer, Integer>> it = fv.gaps.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Integer, Integer> g = it.next();
+            if (Psn.diff(g.getKey(), psn) <= 0) {
+                it.remove();
+                observe(Expected.MISSING_FROM_CAPTURE, g.getValue(), f.pair, g.getKey(), "acknowledged");
+            }
+        }
+    }
+
+    // ---- messages ----------------------------------------------------------------------------------------------
+
+    /** Whether response {@code r} tells the observer that a SEND/WRITE ending at {@code last} reached the responder. */
+    private static boolean covers(Tx r, int last) {
+        int d = Psn.diff(r.psn, last);
+        return switch (r.kind) {
+            case ACK -> d >= 0;
+            case NAK, RNR_NAK, ATOMIC_ACK -> d > 0;
+            case READ_RESPONSE -> r.startsResponse && d > 0;
+            default -> false;
+        };
+    }
+
+    private Tx completion(Msg m, MsgView mv) {
+        Tx after = mv.lastTransmission;
+        if (after == null) {
+            return null;
+        }
+        if (!m.readLike()) {
+            for (Tx r : flow(m.flow).responses) {
+                if (r.causal > after.causal && covers(r, m.last())) {
+                    return r;
+                }
+            }
+            return null;
+        }
+        if (!m.isRead()) {
+            for (Tx r : mv.responses) {
+                if (r.causal > after.causal) {
+                    return r;
+                }
+            }
+            return null;
+        }
+        Set<Integer> got = new HashSet<>();
+        int need = Psn.diff(m.last(), after.psn) + 1;
+        for (Tx r : mv.responses) {
+            if (r.causal > after.causal && Psn.diff(r.psn, after.psn) >= 0) {
+                got.add(r.psn);
+                if (r.fin && got.size() >= need) {
+                    return r;
+                }
+            }
+        }
+        return null;
+    }
+
+    private Truth freeze(String scenario, String description, long seed, String capture, String format, int frameCount,
+                         List<Pair> allPairs, long captureEnd) {
+        // Conversations: numbered by first frame.
+        List<Pair> present = new ArrayList<>();
+        for (Pair p : allPairs) {
+            if (pairs.get(p).firstFrame != Integer.MAX_VALUE) {
+                present.add(p);
+            }
+        }
+        present.sort(Comparator.comparingInt(p -> pairs.get(p).firstFrame));
+        Map<Pair, String> ids = new IdentityHashMap<>();
+        for (int i = 0; i < present.size(); i++) {
+            ids.put(present.get(i), String.valueOf(i + 1));
+        }
+        List<Truth.Conversation> conversations = new ArrayList<>();
+        for (Pair p : present) {
+            Wire w = p.wire;
+            boolean eth = w.encap().ethernet();
+            Truth.Endpoint req = new Truth.Endpoint(w.address(p.a), eth ? Fabric.macText(p.a.mac()) : null, p.qpnA,
+                    p.port, p.startPsn[0]);
+            Truth.Endpoint resp = new Truth.Endpoint(w.address(p.b), eth ? Fabric.macText(p.b.mac()) : null, p.qpnB,
+                    p.flows[1] != null ? Integer.valueOf(p.port) : null, p.flows[1] != null ? p.startPsn[1] : null);
+            conversations.add(new Truth.Conversation(ids.get(p), p.service.name(),
+                    w.encap().name().toLowerCase(java.util.Locale.ROOT), req, resp, p.pmtu, p.cm ? "cm" : "none",
+                    List.copyOf(pairs.get(p).lifecycle)));
+        }
+        List<Truth.Message> out = new ArrayList<>();
+        List<int[]> order = new ArrayList<>();
+        for (Pair p : allPairs) {
+            for (Flow f : p.flows) {
+                if (f == null) {
+                    continue;
+                }
+                for (Msg m : f.messages) {
+                    MsgView mv = messages.get(m);
+                    if (mv == null || mv.requests.isEmpty()) {
+                        continue;
+                    }
+                    Truth.Message tm = message(p, f, m, mv, ids.get(p), captureEnd);
+                    order.add(new int[]{tm.frames().get(0), tm.firstPsn(), out.size()});
+                    out.add(tm);
+                }
+            }
+        }
+        order.sort(Comparator.<int[]>comparingInt(x -> x[0]).thenComparingInt(x -> x[1]));
+        List<Truth.Message> sortedMessages = new ArrayList<>();
+        for (int[] o : order) {
+            sortedMessages.add(out.get(o[2]));
+        }
+        List<Obs> sorted = new ArrayList<>(observations);
+        sorted.sort(Comparator.comparingInt(Obs::frame));
+        List<Truth.Observation> os = new ArrayList<>();
+        List<Truth.Finding> fs = new ArrayList<>();
+        for (Obs o : sorted) {
+            String conv = ids.get(o.pair);
+            os.add(new Truth.Observation(o.kind.id(), o.frame, conv, o.psn, o.detail));
+            if (o.kind.rule() != null) {
+                fs.add(new Truth.Finding(o.kind.rule(), o.kind.severity().id(), o.frame, conv));
+            }
+        }
+        return new Truth(scenario, description, seed, capture, format, frameCount, conversations, sortedMessages, os, fs);
+    }
+
+    private Truth.Message message(Pair p, Flow f, Msg m, MsgView mv, String conversation, long captureEnd) {
+        List<Integer> frames = new ArrayList<>();
+        long firstTime = Long.MAX_VALUE;
+        int firstFrame = Integer.MAX_VALUE;
+        long lastRequestTime = Long.MIN_VALUE;
+        for (Tx r : mv.requests) {
+            frames.add(r.frame);
+            if (r.frame < firstFrame) {
+                firstFrame = r.frame;
+                firstTime = r.fileTime;
+            }
+            lastRequestTime = Math.max(lastRequestTime, r.fileTime);
+        }
+        frames.sort(null);
+        int firstPsn = mv.minPsn;
+        String kind = m.kind;
+        Long immediate = m.immediate;
+        Long invalidate = m.invalidate;
+        if (!m.readLike() && !mv.finalSeen) {
+            kind = m.kind.startsWith("SEND") ? "SEND" : "WRITE"; // the packet naming the variant was never captured
+            immediate = null;
+            invalidate = null;
+        }
+        int lastPsn = m.isRead() ? m.last() : m.readLike() ? m.first : mv.maxPsn;
+        List<Integer> responseFrames = new ArrayList<>();
+        long bytes;
+        Map<Integer, Integer> readBytes = new HashMap<>();
+        for (Tx r : mv.responses) {
+            if (r.causal > mv.firstRequest.causal && Psn.diff(r.psn, firstPsn) >= 0) {
+                responseFrames.add(r.frame);
+                readBytes.putIfAbsent(r.psn, r.payload);
+            }
+        }
+        responseFrames.sort(null);
+        switch (m.kind) {
+            case "READ" -> bytes = readBytes.values().stream().mapToLong(Integer::longValue).sum();
+            case "COMPARE_SWAP", "FETCH_ADD" -> bytes = 8;
+            case "FLUSH" -> bytes = 0;
+            default -> bytes = mv.payloadByPsn.values().stream().mapToLong(Integer::longValue).sum();
+        }
+        Integer completionFrame = null;
+        Long latency = null;
+        String status = "incomplete";
+        Integer srcQp = pairs.get(p).qpnShown[f.side] || p.service == Service.UD ? f.requesterQpn() : null;
+        if (p.service == Service.UD) {
+            completionFrame = firstFrame;
+            latency = 0L;
+            status = "completed";
+        } else if (p.service == Service.UC) {
+            FlowView fv = flow(f);
+            int dropAt = Integer.MAX_VALUE;
+            for (int x = m.first; ; x = Psn.add(x, 1)) {
+                Integer g = fv.everSkipped.get(x);
+                if (g != null && Psn.diff(x, fv.start) >= 0) {
+                    dropAt = Math.min(dropAt, g);
+                }
+                if (x == m.last()) {
+                    break;
+                }
+            }
+            if (dropAt != Integer.MAX_VALUE) {
+                status = "dropped";
+                observe(Expected.UC_MESSAGE_DROPPED, dropAt, p, firstPsn, null);
+            } else if (mv.finalSeen) {
+                Tx fin = null;
+                for (Tx r : mv.requests) {
+                    if (r.fin) {
+                        fin = r;
+                        break;
+                    }
+                }
+                completionFrame = fin.frame;
+                latency = fin.fileTime - firstTime;
+                status = "completed";
+            }
+        } else {
+            Tx done = completion(m, mv);
+            if (done != null) {
+                completionFrame = done.frame;
+                latency = done.fileTime - firstTime;
+                status = "completed";
+            }
+        }
+        if (status.equals("incomplete")) {
+            boolean stale = captureEnd - lastRequestTime >= RandomTraffic.ACK_TIMEOUT_NANOS;
+            observe(stale ? Expected.MESSAGE_INCOMPLETE : Expected.UNANSWERED_AT_CAPTURE_END, firstFrame, p, firstPsn,
+                    kind);
+        }
+        Host requester = f.requester();
+        Host responder = f.responder();
+        return new Truth.Message(conversation, p.wire.address(requester), p.wire.address(responder), srcQp,
+                f.responderQpn(), kind, p.service.name(), firstPsn, lastPsn, bytes, List.copyOf(frames),
+                List.copyOf(responseFrames), completionFrame, latency, status, immediate, invalidate);
+    }
+}
