@@ -39,6 +39,11 @@ final class Channel {
      * or the capture missed the newest requests. Farther, it acknowledges a PSN never sent.
      */
     static final int AHEAD_SLACK = 2048;
+    /**
+     * A READ or atomic resent within this of a response to a later PSN was resent for that response
+     * (implied NAK), not by the ACK timer: half the default local ACK timeout (C9-140, code 14).
+     */
+    static final long IMPLIED_NAK_NANOS = (4_096L << 14) / 2;
     /** Capture time a response is held waiting for the request it answers. */
     static final long HOLD_RESPONSE_NANOS = 1_000_000L;
     private static final int HELD_RESPONSES = 64;
@@ -231,6 +236,9 @@ final class Channel {
             runStartFrame = p.frame;
             if (triggerPsn == p.psn) {
                 runTrigger = trigger;
+            } else if (m != null && m.kind.answeredByResponse() && m.responseNanosSince >= 0
+                    && Psn.diff(m.responsePsnSince, p.psn) > 0 && p.timeNanos - m.responseNanosSince <= IMPLIED_NAK_NANOS) {
+                runTrigger = Trigger.IMPLIED_NAK;
             } else {
                 runTrigger = Trigger.TIMEOUT;
                 long silence = seen ? p.timeNanos - ringTime[slot] : 0;
@@ -241,6 +249,9 @@ final class Channel {
         }
         conversation.observe(new Observation.Retransmission(p.frame, conversation.id, p.psn, runTrigger));
         conversation.stats.retransmissions(side);
+        if (m != null) {
+            resentMessage(m, p);
+        }
         int span = 1;
         if (m != null && m.kind == MessageKind.READ) {
             span = Math.max(1, Psn.diff(m.lastPsn, p.psn) + 1);
@@ -261,6 +272,46 @@ final class Channel {
             m.addFrame(p.frame, p.timeNanos);
         }
         remember(p, slot, ringTransmissions[slot] + 1);
+    }
+
+    /**
+     * The requester sent {@code m} again: whatever answered it before did not reach the requester (or
+     * came after an unanswered READ or atomic ahead of it, R3.2), so it completes at the next answer.
+     * A READ resent from inside its span re-reads from there (R3.7).
+     */
+    private void resentMessage(MessageBuilder m, PacketFacts p) {
+        m.responsePsnSince = -1;
+        m.responseNanosSince = -1;
+        if (m.kind == MessageKind.READ) {
+            m.readFromPsn = p.psn;
+            m.respondedSince.clear();
+        }
+        if (Message.COMPLETED.equals(m.status) && !m.emitted && recent.remove(m)) {
+            m.status = Message.INCOMPLETE;
+            m.completionFrame = null;
+            m.latencyNanos = null;
+            reinsert(m);
+        }
+    }
+
+    /** Puts a message back among the outstanding ones, in PSN order. */
+    private void reinsert(MessageBuilder m) {
+        List<MessageBuilder> ordered = new ArrayList<>(outstanding);
+        int at = ordered.size();
+        while (at > 0 && Psn.diff(ordered.get(at - 1).firstPsn, m.firstPsn) > 0) {
+            at--;
+        }
+        ordered.add(at, m);
+        outstanding.clear();
+        outstanding.addAll(ordered);
+    }
+
+    /** A completed message counts in the statistics once, even if a resend reopened it. */
+    private void countCompleted(MessageBuilder m) {
+        if (!m.counted) {
+            m.counted = true;
+            conversation.stats.completed(side, m);
+        }
     }
 
     /**
@@ -342,7 +393,7 @@ final class Channel {
         m.kind = kindOf(op);
         if (transport == Transport.UC && !m.finished()) {
             m.finish(Message.COMPLETED, p.frame, p.timeNanos);
-            conversation.stats.completed(side, m);
+            countCompleted(m);
             outstanding.remove(m);
             retire(m);
         }
@@ -528,7 +579,7 @@ final class Channel {
             m.kind = kindOf(op);
             if (transport == Transport.UC) {
                 m.finish(Message.COMPLETED, p.frame, p.timeNanos); // UC: nothing acknowledges (IBTA 9.8)
-                conversation.stats.completed(side, m);
+                countCompleted(m);
                 retire(m);
             }
         }
@@ -771,6 +822,13 @@ final class Channel {
     }
 
     private void respond(PacketFacts p) {
+        for (MessageBuilder m : outstanding) {
+            if (m.kind.answeredByResponse() && Psn.diff(p.psn, m.firstPsn) >= 0
+                    && (m.responsePsnSince < 0 || Psn.diff(p.psn, m.responsePsnSince) >= 0)) {
+                m.responsePsnSince = p.psn;
+                m.responseNanosSince = p.timeNanos;
+            }
+        }
         Operation op = p.opcode.operation();
         switch (op) {
             case ACKNOWLEDGE -> acknowledge(p);
@@ -820,7 +878,7 @@ final class Channel {
             if (!m.kind.answeredByResponse() && m.closed && !m.finished() && Psn.diff(m.lastPsn, psn) <= 0) {
                 it.remove();
                 m.finish(Message.COMPLETED, p.frame, p.timeNanos);
-                conversation.stats.completed(side, m);
+                countCompleted(m);
                 retire(m);
                 completed++;
             }
@@ -920,8 +978,14 @@ final class Channel {
                 m.responseFrames.add((int) p.frame);
                 outstanding.remove(m);
                 m.finish(Message.COMPLETED, p.frame, p.timeNanos);
-                conversation.stats.completed(side, m);
+                countCompleted(m);
                 retire(m);
+                return;
+            }
+        }
+        for (MessageBuilder m : recent) {
+            if ((m.kind == MessageKind.COMPARE_SWAP || m.kind == MessageKind.FETCH_ADD) && m.firstPsn == p.psn) {
+                m.responseFrames.add((int) p.frame); // a duplicate atomic answered from the saved result (R2.1)
                 return;
             }
         }
@@ -941,14 +1005,14 @@ final class Channel {
             MessageBuilder pending = readSpanPending;
             settleReadSpan(Psn.add(pending.firstPsn, readSpan(pending.dmaLength, conversation.pmtu) - 1));
         }
-        MessageBuilder m = null;
-        for (MessageBuilder x : outstanding) {
-            boolean readLike = x.kind == MessageKind.READ
-                    || (op == Operation.RDMA_READ_RESPONSE_ONLY && p.payloadLength == 0
-                    && (x.kind == MessageKind.FLUSH || x.kind == MessageKind.ATOMIC_WRITE) && x.firstPsn == p.psn);
-            if (readLike && Psn.within(p.psn, x.firstPsn, x.lastPsn)) {
-                m = x;
-                break;
+        MessageBuilder m = readLikeOwner(outstanding, p, op);
+        if (m == null) {
+            MessageBuilder done = readLikeOwner(recent, p, op);
+            if (done != null) {
+                // The responder answering a duplicate READ again (R2.1): one more response of a finished READ.
+                done.responseFrames.add((int) p.frame);
+                countReadBytes(done, p);
+                return;
             }
         }
         if (m == null) {
@@ -966,15 +1030,53 @@ final class Channel {
         }
         m.newestResponsePsn = p.psn;
         m.responseFrames.add((int) p.frame);
+        countReadBytes(m, p);
         if (m.kind == MessageKind.READ) {
-            m.bytes += p.payloadLength;
+            m.respondedSince.set(Psn.diff(p.psn, m.firstPsn));
         }
-        if (op == Operation.RDMA_READ_RESPONSE_LAST || op == Operation.RDMA_READ_RESPONSE_ONLY) {
+        if ((op == Operation.RDMA_READ_RESPONSE_LAST || op == Operation.RDMA_READ_RESPONSE_ONLY) && answeredWhole(m)) {
             outstanding.remove(m);
             m.finish(Message.COMPLETED, p.frame, p.timeNanos);
-            conversation.stats.completed(side, m);
+            countCompleted(m);
             retire(m);
         }
+    }
+
+    /** The READ (or FLUSH, ATOMIC WRITE answered by an empty READ response) whose PSNs hold this response. */
+    private static MessageBuilder readLikeOwner(Iterable<MessageBuilder> among, PacketFacts p, Operation op) {
+        for (MessageBuilder x : among) {
+            boolean readLike = x.kind == MessageKind.READ
+                    || (op == Operation.RDMA_READ_RESPONSE_ONLY && p.payloadLength == 0
+                    && (x.kind == MessageKind.FLUSH || x.kind == MessageKind.ATOMIC_WRITE) && x.firstPsn == p.psn);
+            if (readLike && Psn.within(p.psn, x.firstPsn, x.lastPsn)) {
+                return x;
+            }
+        }
+        return null;
+    }
+
+    /** A READ's bytes are the payload returned, each response PSN once (a re-read returns some again). */
+    private static void countReadBytes(MessageBuilder m, PacketFacts p) {
+        if (m.kind == MessageKind.READ) {
+            int offset = Psn.diff(p.psn, m.firstPsn);
+            if (offset >= 0 && !m.countedResponses.get(offset)) {
+                m.countedResponses.set(offset);
+                m.bytes += p.payloadLength;
+            }
+        }
+    }
+
+    /**
+     * A READ is done when every PSN from its last transmission to its end was answered since: a LAST
+     * after a response gap means the requester re-reads from the gap (R3.7).
+     */
+    private static boolean answeredWhole(MessageBuilder m) {
+        if (m.kind != MessageKind.READ) {
+            return true;
+        }
+        int from = Psn.diff(m.readFromPsn, m.firstPsn);
+        int to = Psn.diff(m.lastPsn, m.firstPsn);
+        return from < 0 || m.respondedSince.nextClearBit(from) > to;
     }
 
     // ---- lifecycle ----------------------------------------------------------------------------------

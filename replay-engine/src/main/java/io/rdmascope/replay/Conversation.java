@@ -30,6 +30,8 @@ final class Conversation {
     /** CM communication IDs of the active and passive sides, 0 when no CM. */
     long activeCommId;
     long passiveCommId;
+    /** The capture showed this connection's CM REQ (a REP may have come first, or alone). */
+    boolean reqSeen;
     /** Time of the frame being replayed, set by the engine before it hands the frame over. */
     long currentTimeNanos;
     /** The largest capture-timestamp inversion seen (a response before its request), its frame and lagging side. */
@@ -133,10 +135,10 @@ final class Conversation {
      * its own packets after the wire sees the peer's reply). Reported once, with the largest skew.
      */
     void timestampInversion(long responseFrame, long skewNanos, int requesterSide) {
+        if (inversionNanos < 0 || responseFrame < inversionFrame) {
+            inversionFrame = responseFrame; // the earliest frame that shows it
+        }
         if (skewNanos > inversionNanos) {
-            if (inversionNanos < 0) {
-                inversionFrame = responseFrame;
-            }
             inversionNanos = skewNanos;
             inversionSide = requesterSide;
         }

@@ -39,6 +39,20 @@ final class MessageBuilder {
     boolean lastMissing;
     /** A PSN inside its range was acknowledged without the capture showing it. */
     boolean psnsMissing;
+    /** Its completion went into the conversation's statistics (a reopened message is not counted twice). */
+    boolean counted;
+    /**
+     * READs, atomics, FLUSH, ATOMIC WRITE: the newest response PSN at or after its first PSN seen since
+     * its last transmission, and when (-1 none): a resend soon after one beyond its own PSN is an
+     * implied NAK (R3.2, R3.7), not a timeout.
+     */
+    int responsePsnSince = -1;
+    long responseNanosSince = -1;
+    /** READ: PSN of its last transmission (a re-read starts inside the span, R3.7) and what was answered since. */
+    int readFromPsn;
+    final java.util.BitSet respondedSince = new java.util.BitSet();
+    /** READ: response PSNs whose payload was counted (each once). */
+    final java.util.BitSet countedResponses = new java.util.BitSet();
 
     MessageBuilder(MessageKind kind, int firstPsn, int lastPsn, long firstFrame, long firstTimeNanos) {
         this.kind = kind;
@@ -48,6 +62,7 @@ final class MessageBuilder {
         this.frames.add((int) firstFrame);
         this.firstTimeNanos = firstTimeNanos;
         this.lastRequestNanos = firstTimeNanos;
+        this.readFromPsn = firstPsn;
     }
 
     void addFrame(long frame, long timeNanos) {

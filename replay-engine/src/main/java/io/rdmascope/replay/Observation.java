@@ -24,8 +24,12 @@ public sealed interface Observation {
     /** One line for people. */
     String detail();
 
-    /** Why a retransmission happened (IBTA 9.7.4.1.5 go-back-N triggers). */
-    enum Trigger { NAK, RNR_NAK, TIMEOUT }
+    /**
+     * Why a retransmission happened (IBTA 9.7.4.1.5 go-back-N triggers). IMPLIED_NAK: a READ or
+     * atomic (or FLUSH, ATOMIC WRITE) resent right after a response to a later PSN showed its own
+     * answer was lost (R3.2 implied NAK, R3.7 READ response gap), not after the ACK timer.
+     */
+    enum Trigger { NAK, RNR_NAK, TIMEOUT, IMPLIED_NAK }
 
     /** NAK codes of the AETH (IBTA 9.7.5.2, table 46). */
     enum NakCode {
@@ -120,6 +124,7 @@ public sealed interface Observation {
                 case NAK -> "go-back-N after NAK";
                 case RNR_NAK -> "retry after RNR NAK";
                 case TIMEOUT -> "local ACK timeout";
+                case IMPLIED_NAK -> "resent after a later PSN was answered first (implied NAK)";
             };
         }
     }

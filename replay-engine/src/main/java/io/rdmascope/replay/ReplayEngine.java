@@ -604,17 +604,22 @@ public final class ReplayEngine {
         Address dst = facts.destination();
         if (facts.cmType == Cm.REQ) {
             long commId = facts.cm(Cm.REQ_LOCAL_COMM_ID);
-            if (byCommId.containsKey(commId)) {
+            Conversation c = byCommId.get(commId);
+            if (c != null && c.reqSeen) {
                 return; // a CM retry of a REQ already seen
             }
             int service = (int) facts.cm(Cm.REQ_TRANSPORT_SERVICE_TYPE);
             Transport transport = service == 1 ? Transport.UC : service == 3 ? Transport.XRC : Transport.RC;
-            Conversation c = newConversation(transport, src, dst, facts.frame);
             if (c == null) {
-                return;
-            }
-            c.setup = "cm";
-            c.activeCommId = commId;
+                c = newConversation(transport, src, dst, facts.frame);
+                if (c == null) {
+                    return;
+                }
+                c.setup = "cm";
+                c.activeCommId = commId;
+                byCommId.put(commId, c);
+            } // else the REP reached the capture first (timestamps): the REQ completes what it began
+            c.reqSeen = true;
             Endpoint active = c.endpoint(0);
             active.qpn = (int) facts.cm(Cm.REQ_LOCAL_QPN);
             active.retryCount = (int) facts.cm(Cm.REQ_RETRY_COUNT);
@@ -631,15 +636,26 @@ public final class ReplayEngine {
             if (mtuCode >= 1 && mtuCode <= 5) {
                 c.pmtuFromCm(128 << mtuCode);
             }
-            byCommId.put(commId, c);
             transition(c, "req");
             adopt(new RouteKey(dst, src, active.qpn, -1), new Route(c, 1));
             return;
         }
         if (facts.cmType == Cm.REP) {
-            Conversation c = byCommId.get(facts.cm(Cm.REP_REMOTE_COMM_ID));
-            if (c == null || c.passiveCommId != 0) {
-                return;
+            long activeCommId = facts.cm(Cm.REP_REMOTE_COMM_ID);
+            Conversation c = byCommId.get(activeCommId);
+            if (c != null && c.passiveCommId != 0) {
+                return; // a CM retry of a REP already seen
+            }
+            if (c == null) {
+                // The REQ is not in the capture (it began after it, or the REP was stamped first): the REP
+                // names the passive QP, enough to place the connection. REP carries no service type: RC.
+                c = newConversation(Transport.RC, dst, src, facts.frame);
+                if (c == null) {
+                    return;
+                }
+                c.setup = "cm";
+                c.activeCommId = activeCommId;
+                byCommId.put(activeCommId, c);
             }
             c.passiveCommId = facts.cm(Cm.REP_LOCAL_COMM_ID);
             Endpoint passive = c.endpoint(1);

@@ -47,6 +47,21 @@ public final class RuleCatalog {
                     "A request was sent less than one ACK timeout before the capture stopped and has no answer in "
                             + "it; the answer may simply have come later. Capture a little longer to know.",
                     "unanswered_at_capture_end"),
+            rule("IB-CAP-004", Severity.NOTE, "Responses timestamped before their requests",
+                    "capture timestamps (not a protocol fault)",
+                    "Responses reached the capture before the requests they answer. A host capturing its own "
+                            + "traffic timestamps its transmissions when the capture path sees them, which can be after "
+                            + "the peer's reply arrived. The replay puts them back in causal order; the note gives the "
+                            + "largest skew and the host whose timestamps lag. Latencies of that host's requests read "
+                            + "short (even negative) by up to that much.",
+                    "timestamp_inversion"),
+            rule("IB-CAP-005", Severity.NOTE, "Direction not paired with its reverse",
+                    "IBTA Vol. 1 9.2 (BTH names only the destination QP)",
+                    "Traffic to a QP could not be tied to its reverse direction: a BTH carries only the destination "
+                            + "QP, and no response in the capture fell inside the requests of exactly one candidate "
+                            + "QP between the same two hosts. Its requester's QP number stays unknown. Capture the CM "
+                            + "exchange (connection setup) or longer to tell them apart.",
+                    "pairing_undecided"),
             rule("IB-RC-PSN-001", Severity.WARNING, "Packet lost on the wire", RC + ", PSN checks (R2.1, R3.3)",
                     "A request PSN went missing and was then NAK'd or resent: the packet was lost between the "
                             + "requester and the responder. The frame is where the loss shows: the first packet "

@@ -87,7 +87,8 @@ final class RandomTruth {
         for (Tx tx : causal) {
             end = Math.max(end, tx.fileTime);
         }
-        return t.freeze(scenario, description, seed, capture, format, causal.size(), allPairs, end);
+        t.inversions(causal);
+        return t.freeze(scenario, description, seed, capture, format, causal.size(), allPairs, end, causal);
     }
 
     private FlowView flow(Flow f) {
@@ -106,7 +107,9 @@ final class RandomTruth {
 
     private void accept(Tx tx) {
         PairView pv = pairs.get(tx.pair);
-        pv.firstFrame = Math.min(pv.firstFrame, tx.frame);
+        if (tx.kind != Kind.CM) {
+            pv.firstFrame = Math.min(pv.firstFrame, tx.frame);
+        }
         switch (tx.kind) {
             case CM -> cm(tx, pv);
             case DATAGRAM -> {
@@ -131,7 +134,11 @@ final class RandomTruth {
         }
     }
 
-    /** CM: a REQ starts the lifecycle; REP and RTU count only after the REQ that they answer was captured. */
+    /**
+     * CM: a REQ or a REP starts the lifecycle (each names a QP of the pair: the REQ the active one, the REP
+     * the passive one, so an observer can tell which QP pair it belongs to); RTU, DREQ, DREP name only
+     * communication IDs and count only after the REQ or REP that they follow was captured.
+     */
     private void cm(Tx tx, PairView pv) {
         switch (tx.cmState) {
             case "req" -> {
@@ -139,18 +146,16 @@ final class RandomTruth {
                 pv.qpnShown[0] = true;
             }
             case "rep" -> {
-                if (!pv.req) {
-                    return;
-                }
                 pv.rep = true;
                 pv.qpnShown[1] = true;
             }
             default -> {
-                if (!pv.req) {
+                if (!pv.req && !pv.rep) {
                     return;
                 }
             }
         }
+        pv.firstFrame = Math.min(pv.firstFrame, tx.frame);
         pv.lifecycle.add(new Truth.Transition(tx.frame, tx.cmState));
         observe(Expected.QP_STATE, tx.frame, tx.pair, null, tx.cmState);
     }
@@ -383,8 +388,80 @@ final class RandomTruth {
         return null;
     }
 
+    /**
+     * {@code coalesced_ack}: a captured ACK that completes more than one SEND/WRITE message (R3.2: one
+     * ACK acknowledges every PSN up to its own).
+     */
+    private void coalescedAcks(List<Truth.Message> all, List<Tx> causal, List<Pair> present, Map<Pair, String> ids) {
+        Map<Integer, Tx> byFrame = new HashMap<>();
+        for (Tx tx : causal) {
+            byFrame.put(tx.frame, tx);
+        }
+        Map<Integer, Integer> completedAt = new HashMap<>();
+        for (Truth.Message m : all) {
+            if (m.completionFrame() != null && "RC".equals(m.transport()) && (m.kind().startsWith("SEND")
+                    || m.kind().startsWith("WRITE"))) {
+                completedAt.merge(m.completionFrame(), 1, Integer::sum);
+            }
+        }
+        completedAt.forEach((frame, n) -> {
+            Tx ack = byFrame.get(frame);
+            if (n > 1 && ack != null && ack.kind == Kind.ACK) {
+                observe(Expected.COALESCED_ACK, frame, ack.pair, ack.psn, n + " messages");
+            }
+        });
+    }
+
+    /**
+     * {@code timestamp_inversion}, once per conversation at the earliest such response frame: in file
+     * order, a response for a PSN past every request its requester has shown so far (READ spans
+     * included), answered by the first later request that reaches it when that request's PSN is at or
+     * before the response's (the response answers it or an earlier one: its timestamp precedes its
+     * cause). A later request beyond it means the capture missed requests instead.
+     */
+    private void inversions(List<Tx> causal) {
+        List<Tx> file = new ArrayList<>(causal);
+        file.sort(Comparator.comparingInt((Tx t) -> t.frame));
+        Map<Flow, Integer> newestEnd = new IdentityHashMap<>();
+        Map<Flow, List<Tx>> waiting = new IdentityHashMap<>();
+        Map<Pair, Integer> earliest = new IdentityHashMap<>();
+        for (Tx tx : file) {
+            if (tx.flow == null || tx.pair.service != Service.RC || tx.kind == Kind.CM || tx.kind == Kind.DATAGRAM) {
+                continue;
+            }
+            Flow f = tx.flow;
+            if (tx.kind == Kind.REQUEST) {
+                int end = tx.msg != null && tx.msg.isRead() ? tx.msg.last() : tx.psn;
+                Integer old = newestEnd.get(f);
+                if (old == null || Psn.diff(end, old) > 0) {
+                    newestEnd.put(f, end);
+                }
+                List<Tx> held = waiting.get(f);
+                if (held != null) {
+                    for (Iterator<Tx> it = held.iterator(); it.hasNext(); ) {
+                        Tx r = it.next();
+                        if (tx.fileTime - r.fileTime > 1_000_000L) {
+                            it.remove();
+                        } else if (Psn.diff(r.psn, newestEnd.get(f)) <= 0) {
+                            it.remove();
+                            if (Psn.diff(r.psn, tx.psn) >= 0) {
+                                earliest.merge(tx.pair, r.frame, Math::min);
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
+            Integer end = newestEnd.get(f);
+            if (end == null || (Psn.diff(tx.psn, end) > 0 && Psn.diff(tx.psn, end) <= 2048)) {
+                waiting.computeIfAbsent(f, k -> new ArrayList<>()).add(tx);
+            }
+        }
+        earliest.forEach((pair, frame) -> observe(Expected.TIMESTAMP_INVERSION, frame, pair, null, "response before request"));
+    }
+
     private Truth freeze(String scenario, String description, long seed, String capture, String format, int frameCount,
-                         List<Pair> allPairs, long captureEnd) {
+                         List<Pair> allPairs, long captureEnd, List<Tx> causal) {
         // Conversations: numbered by first frame.
         List<Pair> present = new ArrayList<>();
         for (Pair p : allPairs) {
@@ -432,6 +509,7 @@ final class RandomTruth {
         for (int[] o : order) {
             sortedMessages.add(out.get(o[2]));
         }
+        coalescedAcks(sortedMessages, causal, present, ids);
         List<Obs> sorted = new ArrayList<>(observations);
         sorted.sort(Comparator.comparingInt(Obs::frame));
         List<Truth.Observation> os = new ArrayList<>();
