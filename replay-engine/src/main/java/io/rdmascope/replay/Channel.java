@@ -55,6 +55,12 @@ final class Channel {
     private final ReplayLimits limits;
 
     private boolean started;
+    /** UC: the packet being assembled continues a message whose FIRST the gap before it skipped. */
+    private boolean ucFirstSkipped;
+    /** Where this requester's PSNs begin for the observer: CM's start PSN, else the first request captured. */
+    private int firstRequestPsn;
+    private long firstRequestFrame;
+    private boolean startFromCm;
     /** SEND/WRITE packets assembled so far (the first one may begin mid-message: the capture started there). */
     private long requestsAssembled;
     /** One past the newest request PSN (a READ counts its whole response span, R1.3). */
@@ -124,7 +130,10 @@ final class Channel {
             // A first request a little after the announced start PSN means the capture missed the first
             // few; far from it, the announcement was not what this QP used: trust the wire.
             int ahead = start < 0 ? -1 : Psn.diff(p.psn, start);
-            nextPsn = ahead >= 0 && ahead <= START_PSN_SLACK ? start : p.psn;
+            startFromCm = ahead >= 0 && ahead <= START_PSN_SLACK;
+            nextPsn = startFromCm ? start : p.psn;
+            firstRequestPsn = nextPsn;
+            firstRequestFrame = p.frame;
             if (start < 0) {
                 requester().startPsn = p.psn;
             }
@@ -182,22 +191,24 @@ final class Channel {
      */
     private boolean gap(PacketFacts p, int slot) {
         if (transport == Transport.UC) {
-            // UC: nothing is resent; a message missing a packet is dropped whole (IBTA 9.8.3).
+            // UC: nothing is resent; a message missing a packet is dropped whole (IBTA 9.8.3), shown with the
+            // packets the capture holds. The gap shows here: the message in progress lost its tail or a middle.
             Operation.Position pos = p.opcode.operation().position();
-            if (open != null && (pos == Operation.Position.MIDDLE || pos == Operation.Position.LAST)) {
-                conversation.observe(new Observation.UcMessageDropped(p.frame, conversation.id, open.firstPsn));
-                open.addFrame(p.frame, p.timeNanos);
-                open.lastPsn = p.psn;
-                open.bytes += p.payloadLength;
-                MessageBuilder dropped = open;
-                open = null;
-                dropped.finish(Message.DROPPED, 0, 0);
-                outstanding.remove(dropped);
-                retire(dropped);
-                nextPsn = Psn.add(p.psn, 1);
-                runNext = -1;
-                remember(p, slot, 1);
-                return true;
+            boolean continues = pos == Operation.Position.MIDDLE || pos == Operation.Position.LAST;
+            if (open != null) {
+                if (!open.ucDropped) {
+                    open.ucDropped = true;
+                    conversation.observe(new Observation.UcMessageDropped(p.frame, conversation.id, open.firstPsn));
+                }
+                if (!continues) {
+                    MessageBuilder dropped = open; // its LAST never came
+                    open = null;
+                    dropped.finish(Message.DROPPED, 0, 0);
+                    outstanding.remove(dropped);
+                    retire(dropped);
+                }
+            } else if (continues) {
+                ucFirstSkipped = true; // this message's FIRST is in the gap: assembly begins it dropped
             }
             return false;
         }
@@ -291,6 +302,17 @@ final class Channel {
             m.completionFrame = null;
             m.latencyNanos = null;
             reinsert(m);
+        }
+    }
+
+    /** Remembers, for READs and atomics, the newest response at or after their PSN (implied-NAK evidence). */
+    private static void noteResponse(Iterable<MessageBuilder> messages, PacketFacts p) {
+        for (MessageBuilder m : messages) {
+            if (m.kind.answeredByResponse() && Psn.diff(p.psn, m.firstPsn) >= 0
+                    && (m.responsePsnSince < 0 || Psn.diff(p.psn, m.responsePsnSince) >= 0)) {
+                m.responsePsnSince = p.psn;
+                m.responseNanosSince = p.timeNanos;
+            }
         }
     }
 
@@ -535,6 +557,8 @@ final class Channel {
         boolean write = op.kind() == Operation.Kind.WRITE;
         Operation.Position pos = op.position();
         boolean firstRequest = requestsAssembled++ == 0;
+        boolean ucSkipped = ucFirstSkipped;
+        ucFirstSkipped = false;
         if (pos == Operation.Position.FIRST || pos == Operation.Position.ONLY) {
             closeOpen(p);
             MessageBuilder m = begin(p, kindOf(op), 0);
@@ -543,12 +567,16 @@ final class Channel {
             }
             open = m;
         } else if (open == null || (open.kind == MessageKind.WRITE) != write) {
-            if (gapBefore(p.psn) || firstRequest) {
+            if (gapBefore(p.psn) || firstRequest || ucSkipped) {
                 // Its FIRST is in a PSN gap (lost before the capture point, or missed by the capture) or
                 // before the capture began: a message the capture shows in part, not a sequence error.
                 closeOpen(p);
                 MessageBuilder m = begin(p, kindOf(op), 0);
                 m.firstMissing = true;
+                if (ucSkipped) {
+                    m.ucDropped = true;
+                    conversation.observe(new Observation.UcMessageDropped(p.frame, conversation.id, p.psn));
+                }
                 open = m;
             } else {
                 conversation.observe(new Observation.OpcodeSequence(p.frame, conversation.id, p.psn, true));
@@ -578,8 +606,13 @@ final class Channel {
             }
             m.kind = kindOf(op);
             if (transport == Transport.UC) {
-                m.finish(Message.COMPLETED, p.frame, p.timeNanos); // UC: nothing acknowledges (IBTA 9.8)
-                countCompleted(m);
+                outstanding.remove(m);
+                if (m.ucDropped) {
+                    m.finish(Message.DROPPED, 0, 0);
+                } else {
+                    m.finish(Message.COMPLETED, p.frame, p.timeNanos); // UC: nothing acknowledges (IBTA 9.8)
+                    countCompleted(m);
+                }
                 retire(m);
             }
         }
@@ -745,7 +778,7 @@ final class Channel {
             return; // UC has no responses; an error-state QP's peer answers nothing of this connection
         }
         expireHeld(p.timeNanos);
-        if (!started || ahead(p.psn)) {
+        if (!started || ahead(p)) {
             if (!started || Psn.diff(p.psn, Psn.add(nextPsn, -1)) <= AHEAD_SLACK) {
                 hold(p);
                 return;
@@ -754,13 +787,29 @@ final class Channel {
         respond(p);
     }
 
-    /** Whether {@code psn} is past every request PSN this requester has shown (a READ's span included). */
-    private boolean ahead(int psn) {
-        if (Psn.diff(psn, Psn.add(nextPsn, -1)) <= 0) {
+    /**
+     * Whether response {@code r} is for a PSN past every request this requester has shown. A READ's
+     * span counts for READ responses; while that span is unsettled (path MTU unknown) only a READ
+     * response can tell it, so another response past the READ's PSN is ahead.
+     */
+    private boolean ahead(PacketFacts r) {
+        if (Psn.diff(r.psn, Psn.add(nextPsn, -1)) <= 0) {
             return false;
         }
         MessageBuilder read = readSpanPending;
-        return read == null || !Psn.within(psn, read.firstPsn, Psn.add(read.firstPsn, maxReadSpan(read.dmaLength) - 1));
+        return read == null || !isReadResponse(r)
+                || !Psn.within(r.psn, read.firstPsn, Psn.add(read.firstPsn, maxReadSpan(read.dmaLength) - 1));
+    }
+
+    private static boolean isReadResponse(PacketFacts r) {
+        Operation op = r.opcode.operation();
+        return op == Operation.RDMA_READ_RESPONSE_FIRST || op == Operation.RDMA_READ_RESPONSE_MIDDLE
+                || op == Operation.RDMA_READ_RESPONSE_LAST || op == Operation.RDMA_READ_RESPONSE_ONLY;
+    }
+
+    /** Whether {@code psn} answers a request sent before the capture showed this requester's first one. */
+    private boolean beforeStart(int psn) {
+        return !startFromCm && Psn.diff(psn, firstRequestPsn) < 0;
     }
 
     private void hold(PacketFacts p) {
@@ -784,7 +833,7 @@ final class Channel {
      * missed are told apart by a later request beyond them, which releases the response first.
      */
     private void expire(PacketFacts r) {
-        if (started) {
+        if (started && r.frame > firstRequestFrame) {
             respond(r);
         }
     }
@@ -795,7 +844,7 @@ final class Channel {
      * request could show it); on a capture that misses nothing, they answer PSNs never sent.
      */
     private void expireAtEnd(PacketFacts r) {
-        if (started && conversation.capture.missesPackets && ahead(r.psn)) {
+        if (started && conversation.capture.missesPackets && ahead(r)) {
             for (int psn = nextPsn; Psn.diff(psn, r.psn) <= 0 && gaps.size() < limits.gapPsns(); psn = Psn.add(psn, 1)) {
                 gaps.add(new long[]{psn, r.frame});
             }
@@ -811,24 +860,24 @@ final class Channel {
         }
         for (Iterator<PacketFacts> it = heldResponses.iterator(); it.hasNext(); ) {
             PacketFacts r = it.next();
-            if (!ahead(r.psn)) {
+            if (!ahead(r)) {
                 it.remove();
                 if (Psn.diff(r.psn, p.psn) >= 0) {
                     conversation.timestampInversion(r.frame, p.timeNanos - r.timeNanos, side);
-                }
-                respond(r);
+                    respond(r);
+                } else if (r.frame > firstRequestFrame) {
+                    respond(r);
+                } // else it reached the capture before this requester's first request and answers an earlier one
             }
         }
     }
 
     private void respond(PacketFacts p) {
-        for (MessageBuilder m : outstanding) {
-            if (m.kind.answeredByResponse() && Psn.diff(p.psn, m.firstPsn) >= 0
-                    && (m.responsePsnSince < 0 || Psn.diff(p.psn, m.responsePsnSince) >= 0)) {
-                m.responsePsnSince = p.psn;
-                m.responseNanosSince = p.timeNanos;
-            }
+        if (beforeStart(p.psn) && (isReadResponse(p) || p.opcode.operation() == Operation.ATOMIC_ACKNOWLEDGE)) {
+            return; // answers a READ or atomic sent before the capture began
         }
+        noteResponse(outstanding, p);
+        noteResponse(recent, p); // one answered already may be resent if its answer was lost after the capture
         Operation op = p.opcode.operation();
         switch (op) {
             case ACKNOWLEDGE -> acknowledge(p);

@@ -37,6 +37,8 @@ final class MessageBuilder {
     boolean firstMissing;
     /** Closed by the next message while its LAST sat in a PSN gap: the capture may show that LAST late. */
     boolean lastMissing;
+    /** UC: one of its PSNs was skipped; it ends dropped (IBTA 9.8.3), with the packets the capture shows. */
+    boolean ucDropped;
     /** A PSN inside its range was acknowledged without the capture showing it. */
     boolean psnsMissing;
     /** Its completion went into the conversation's statistics (a reopened message is not counted twice). */

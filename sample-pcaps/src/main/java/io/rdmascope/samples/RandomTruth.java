@@ -43,6 +43,10 @@ final class RandomTruth {
         boolean inRun;
         int runNext;
         final List<Tx> responses = new ArrayList<>();
+        /** Responses captured before this requester's first captured request, held as the engine holds them. */
+        final List<Tx> preStart = new ArrayList<>();
+        /** Responses for PSNs past every request shown so far, waiting for the request that reaches them. */
+        final List<Tx> ahead = new ArrayList<>();
     }
 
     /** What the observer knows of one message. */
@@ -70,6 +74,8 @@ final class RandomTruth {
     private final Map<Flow, FlowView> flows = new IdentityHashMap<>();
     private final Map<Msg, MsgView> messages = new IdentityHashMap<>();
     private final Map<Pair, PairView> pairs = new IdentityHashMap<>();
+    /** Processing order: each transmission's place when the observer takes it into account. */
+    private int processed;
 
     private RandomTruth() {
     }
@@ -80,8 +86,20 @@ final class RandomTruth {
         for (Pair p : allPairs) {
             t.pairs.put(p, new PairView());
         }
-        for (Tx tx : causal) {
+        // The observer reads the file in order; a response for a PSN its requester has not shown yet
+        // waits for the request that reaches it (the capture stamped that request late), as the replay
+        // does. "causal" below is this processing order.
+        List<Tx> file = new ArrayList<>(causal);
+        file.sort(Comparator.comparingInt((Tx x) -> x.frame));
+        for (Tx tx : file) {
             t.accept(tx);
+        }
+        for (FlowView fv : t.flows.values()) {
+            List<Tx> left = new ArrayList<>(fv.ahead);
+            fv.ahead.clear();
+            for (Tx r : left) {
+                t.respondNow(r);
+            }
         }
         long end = Long.MIN_VALUE;
         for (Tx tx : causal) {
@@ -106,6 +124,7 @@ final class RandomTruth {
     // ---- the pass in capture order ----------------------------------------------------------------------------
 
     private void accept(Tx tx) {
+        tx.causal = processed++;
         PairView pv = pairs.get(tx.pair);
         if (tx.kind != Kind.CM) {
             pv.firstFrame = Math.min(pv.firstFrame, tx.frame);
@@ -177,6 +196,35 @@ final class RandomTruth {
     }
 
     private void request(Tx tx) {
+        FlowView fv = flow(tx.flow);
+        boolean first = !fv.started;
+        requestInOrder(tx);
+        if (!fv.ahead.isEmpty()) {
+            List<Tx> waiting = new ArrayList<>(fv.ahead);
+            fv.ahead.clear();
+            for (Tx r : waiting) {
+                if (tx.fileTime - r.fileTime > 1_000_000L || !isAhead(fv, r)) {
+                    respondNow(r);
+                } else {
+                    fv.ahead.add(r);
+                }
+            }
+        }
+        if (first) {
+            // Responses captured before the first request answer requests from before the capture, unless
+            // their PSN is at or after that first request's: then they answer it (a response stamped early,
+            // or a NAK naming the PSN the first request resends) and count after it.
+            List<Tx> held = new ArrayList<>(fv.preStart);
+            fv.preStart.clear();
+            for (Tx r : held) {
+                if (Psn.diff(r.psn, tx.psn) >= 0 && Psn.diff(r.psn, tx.psn) <= 2048) {
+                    response(r);
+                }
+            }
+        }
+    }
+
+    private void requestInOrder(Tx tx) {
         Flow f = tx.flow;
         FlowView fv = flow(f);
         Msg m = tx.msg;
@@ -283,8 +331,26 @@ final class RandomTruth {
         Flow f = tx.flow;
         FlowView fv = flow(f);
         if (!fv.started) {
-            return; // answers requests from before the capture began
+            fv.preStart.add(tx); // judged when the first request shows where this requester's PSNs begin
+            return;
         }
+        if (isAhead(fv, tx)) {
+            fv.ahead.add(tx);
+            return;
+        }
+        respondNow(tx);
+    }
+
+    /** Whether response {@code r} is for a PSN past every request its requester has shown (by at most 2048). */
+    private static boolean isAhead(FlowView fv, Tx r) {
+        int d = Psn.diff(r.psn, Psn.add(fv.next, -1));
+        return d > 0 && d <= 2048;
+    }
+
+    private void respondNow(Tx tx) {
+        tx.causal = processed++;
+        Flow f = tx.flow;
+        FlowView fv = flow(f);
         int q = tx.psn;
         switch (tx.kind) {
             case ACK -> cover(fv, f, q);
