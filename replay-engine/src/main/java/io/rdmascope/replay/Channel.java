@@ -92,6 +92,11 @@ final class Channel {
     private int triggerPsn = -1;
     private Trigger trigger;
 
+    /** The last few responses (PSN, time): implied-NAK evidence for resends of messages the capture never showed. */
+    private static final int RECENT_RESPONSES = 16;
+    private final int[] recentResponsePsn = new int[RECENT_RESPONSES];
+    private final long[] recentResponseNanos = new long[RECENT_RESPONSES];
+    private int recentResponseNext;
     /** Responses that reached the capture before the request they answer, oldest first. */
     private final ArrayDeque<PacketFacts> heldResponses = new ArrayDeque<>();
 
@@ -106,6 +111,7 @@ final class Channel {
         this.transport = transport;
         this.limits = limits;
         java.util.Arrays.fill(ringPsn, -1);
+        java.util.Arrays.fill(recentResponseNanos, -1);
     }
 
     private Endpoint requester() {
@@ -248,8 +254,11 @@ final class Channel {
             if (triggerPsn == p.psn) {
                 runTrigger = trigger;
             } else if (m != null && m.kind.answeredByResponse() && m.responseNanosSince >= 0
-                    && Psn.diff(m.responsePsnSince, p.psn) > 0 && p.timeNanos - m.responseNanosSince <= IMPLIED_NAK_NANOS) {
+                    && Psn.diff(m.responsePsnSince, p.psn) > 0 && p.timeNanos - m.responseNanosSince < IMPLIED_NAK_NANOS) {
                 runTrigger = Trigger.IMPLIED_NAK;
+            } else if (m == null && p.opcode.operation().kind() != Operation.Kind.SEND
+                    && p.opcode.operation().kind() != Operation.Kind.WRITE && laterAnswered(p)) {
+                runTrigger = Trigger.IMPLIED_NAK; // a READ or atomic from before the capture, resent the same way
             } else {
                 runTrigger = Trigger.TIMEOUT;
                 long silence = seen ? p.timeNanos - ringTime[slot] : 0;
@@ -271,6 +280,9 @@ final class Channel {
         if (!seen) {
             resolveGap(p.psn, true); // first capture of a PSN that went missing: it was lost, now resent
             remember(p, slot, 1);
+            if (beforeStart(p.psn)) {
+                return; // resends a request from before the capture: no message the capture can show
+            }
             if (m == null || !Psn.within(p.psn, m.firstPsn, m.lastPsn)) {
                 assembleLate(p); // its first sighting starts or extends its message, resent or not
             } else {
@@ -297,12 +309,28 @@ final class Channel {
             m.readFromPsn = p.psn;
             m.respondedSince.clear();
         }
+        reopen(m);
+    }
+
+    /** A completed message the requester sends more of: it completes again at the next answer. */
+    private void reopen(MessageBuilder m) {
         if (Message.COMPLETED.equals(m.status) && !m.emitted && recent.remove(m)) {
             m.status = Message.INCOMPLETE;
             m.completionFrame = null;
             m.latencyNanos = null;
             reinsert(m);
         }
+    }
+
+    /** Whether a response to a later PSN than {@code p}'s came less than {@link #IMPLIED_NAK_NANOS} before it. */
+    private boolean laterAnswered(PacketFacts p) {
+        for (int i = 0; i < RECENT_RESPONSES; i++) {
+            if (recentResponseNanos[i] >= 0 && Psn.diff(recentResponsePsn[i], p.psn) > 0
+                    && p.timeNanos - recentResponseNanos[i] < IMPLIED_NAK_NANOS) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Remembers, for READs and atomics, the newest response at or after their PSN (implied-NAK evidence). */
@@ -349,6 +377,7 @@ final class Channel {
         if (sendOrWrite && (pos == Operation.Position.MIDDLE || pos == Operation.Position.LAST)) {
             MessageBuilder before = endingAt(Psn.add(p.psn, -1));
             if (before != null) {
+                reopen(before);
                 before.addFrame(p.frame, p.timeNanos);
                 before.lastPsn = p.psn;
                 before.newestPsn = p.psn;
@@ -429,6 +458,11 @@ final class Channel {
         for (MessageBuilder m : outstanding) {
             if (m.newestPsn == psn && (!m.closed || m.lastMissing) && !m.kind.answeredByResponse()) {
                 return m;
+            }
+        }
+        for (MessageBuilder m : recent) {
+            if (m.newestPsn == psn && m.lastMissing && !m.emitted) {
+                return m; // acknowledged as far as the capture showed it; its LAST comes now
             }
         }
         return null;
@@ -876,6 +910,9 @@ final class Channel {
         if (beforeStart(p.psn) && (isReadResponse(p) || p.opcode.operation() == Operation.ATOMIC_ACKNOWLEDGE)) {
             return; // answers a READ or atomic sent before the capture began
         }
+        recentResponsePsn[recentResponseNext] = p.psn;
+        recentResponseNanos[recentResponseNext] = p.timeNanos;
+        recentResponseNext = (recentResponseNext + 1) % RECENT_RESPONSES;
         noteResponse(outstanding, p);
         noteResponse(recent, p); // one answered already may be resent if its answer was lost after the capture
         Operation op = p.opcode.operation();
