@@ -272,11 +272,13 @@ final class Channel {
         if (m != null) {
             resentMessage(m, p);
         }
-        int span = 1;
         if (m != null && m.kind == MessageKind.READ) {
-            span = Math.max(1, Psn.diff(m.lastPsn, p.psn) + 1);
+            runNext = Psn.add(m.lastPsn, 1);
+        } else if (m == null && p.opcode.operation().kind() == Operation.Kind.READ) {
+            runNext = Psn.add(lateReadEnd(p), 1);
+        } else {
+            runNext = Psn.add(p.psn, 1);
         }
-        runNext = Psn.add(p.psn, span);
         if (!seen) {
             resolveGap(p.psn, true); // first capture of a PSN that went missing: it was lost, now resent
             remember(p, slot, 1);
@@ -418,8 +420,7 @@ final class Channel {
             case READ -> {
                 m = insert(p, MessageKind.READ, 0);
                 m.dmaLength = p.rethDmaLength;
-                int span = readSpan(p.rethDmaLength, conversation.pmtu);
-                m.lastPsn = Psn.add(p.psn, Math.max(1, span) - 1);
+                m.lastPsn = lateReadEnd(p);
                 for (int psn = Psn.add(p.psn, 1); Psn.diff(psn, m.lastPsn) <= 0; psn = Psn.add(psn, 1)) {
                     dropGap(psn); // response PSNs of this READ, not missing requests
                 }
@@ -430,6 +431,33 @@ final class Channel {
             default -> {
             }
         }
+    }
+
+    /**
+     * The last PSN of a READ first seen behind the newest request: its span at the path MTU when that is
+     * known; otherwise it reaches over the PSN gap after it (PSNs no request used, up to what its length
+     * allows at the smallest MTU) — the next request the capture showed bounds it.
+     */
+    private int lateReadEnd(PacketFacts p) {
+        int span = readSpan(p.rethDmaLength, conversation.pmtu);
+        if (span > 0) {
+            return Psn.add(p.psn, span - 1);
+        }
+        int end = p.psn;
+        int most = maxReadSpan(p.rethDmaLength);
+        for (int k = 1; k < most && isGap(Psn.add(p.psn, k)); k++) {
+            end = Psn.add(p.psn, k);
+        }
+        return end;
+    }
+
+    private boolean isGap(int psn) {
+        for (long[] g : gaps) {
+            if (g[0] == psn) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A SEND/WRITE whose LAST (or ONLY) is here: whole at the requester (UC: delivered). */

@@ -78,7 +78,10 @@ final class Conversation {
     }
 
     void transition(long frame, String newState) {
-        state = newState;
+        boolean setup = newState.equals("req") || newState.equals("rep");
+        if (!setup || state == null || state.equals("req") || state.equals("rep")) {
+            state = newState; // a REQ or REP the capture shows after the RTU does not take the state back
+        }
         stats.touch(currentTimeNanos);
         lifecycle.add(new Flow.Transition(frame, newState));
         observe(new Observation.StateChange(frame, id, newState));

@@ -668,14 +668,14 @@ public final class ReplayEngine {
             return;
         }
         if (facts.cmType == Cm.RTU) {
-            Conversation c = byCommId.get(facts.cm(Cm.RTU_REMOTE_COMM_ID));
+            Conversation c = cmConversation(Cm.RTU_REMOTE_COMM_ID, Cm.RTU_LOCAL_COMM_ID);
             if (c != null) {
                 transition(c, "established");
             }
             return;
         }
         if (facts.cmType == Cm.REJ) {
-            Conversation c = byCommId.get(facts.cm(Cm.REJ_REMOTE_COMM_ID));
+            Conversation c = cmConversation(Cm.REJ_REMOTE_COMM_ID, Cm.REJ_LOCAL_COMM_ID);
             if (c != null) {
                 int reason = (int) facts.cm(Cm.REJ_REASON);
                 transition(c, "rejected");
@@ -684,18 +684,27 @@ public final class ReplayEngine {
             return;
         }
         if (facts.cmType == Cm.DREQ) {
-            Conversation c = byCommId.get(facts.cm(Cm.DREQ_REMOTE_COMM_ID));
+            Conversation c = cmConversation(Cm.DREQ_REMOTE_COMM_ID, Cm.DREQ_LOCAL_COMM_ID);
             if (c != null) {
                 transition(c, "disconnecting");
             }
             return;
         }
         if (facts.cmType == Cm.DREP) {
-            Conversation c = byCommId.get(facts.cm(Cm.DREP_REMOTE_COMM_ID));
+            Conversation c = cmConversation(Cm.DREP_REMOTE_COMM_ID, Cm.DREP_LOCAL_COMM_ID);
             if (c != null) {
                 transition(c, "closed");
             }
         }
+    }
+
+    /**
+     * The connection a CM message names: by the peer's communication ID (what it was sent to), else by the
+     * sender's own, when the capture shows the messages out of order (a REP stamped after the RTU).
+     */
+    private Conversation cmConversation(io.rdmascope.field.Field remote, io.rdmascope.field.Field local) {
+        Conversation c = byCommId.get(facts.cm(remote));
+        return c != null ? c : byCommId.get(facts.cm(local));
     }
 
     private void transition(Conversation c, String state) {
