@@ -975,10 +975,7 @@ final class Channel {
                     Observation.Unmatched.ACK_OF_UNSENT_PSN));
             return;
         }
-        int completed = acknowledgeThrough(p.psn, p);
-        if (completed > 1) {
-            conversation.observe(new Observation.CoalescedAck(p.frame, conversation.id, p.psn, completed));
-        }
+        acknowledgeThrough(p.psn, p, true);
     }
 
     /**
@@ -986,11 +983,20 @@ final class Channel {
      * READs and atomics wait for their own responses. Gaps up to there were missing from the capture.
      */
     private int acknowledgeThrough(int psn, PacketFacts p) {
+        return acknowledgeThrough(psn, p, false);
+    }
+
+    /**
+     * {@code byAck}: {@code p} is an ACK, whose completions count toward a coalesced ACK (reported when the
+     * messages are final, since a resend can still reopen one: then this ACK did not complete it).
+     */
+    private int acknowledgeThrough(int psn, PacketFacts p, boolean byAck) {
         int completed = 0;
         for (Iterator<MessageBuilder> it = outstanding.iterator(); it.hasNext(); ) {
             MessageBuilder m = it.next();
             if (!m.kind.answeredByResponse() && m.closed && !m.finished() && Psn.diff(m.lastPsn, psn) <= 0) {
                 it.remove();
+                m.completionAckPsn = byAck ? p.psn : -1;
                 m.finish(Message.COMPLETED, p.frame, p.timeNanos);
                 countCompleted(m);
                 retire(m);

@@ -30,6 +30,12 @@ final class Conversation {
     /** CM communication IDs of the active and passive sides, 0 when no CM. */
     long activeCommId;
     long passiveCommId;
+    /**
+     * Messages completed per ACK frame, counted as messages are emitted (final: no resend can reopen them
+     * then), in order of first completion; bounded, the oldest reported first.
+     */
+    private final java.util.LinkedHashMap<Long, int[]> ackCompletions = new java.util.LinkedHashMap<>();
+    private static final int ACK_COMPLETIONS_KEPT = 4096;
     /** The capture showed this connection's CM REQ (a REP may have come first, or alone). */
     boolean reqSeen;
     /** Time of the frame being replayed, set by the engine before it hands the frame over. */
@@ -123,6 +129,13 @@ final class Conversation {
             return;
         }
         m.emitted = true;
+        if (m.completionAckPsn >= 0 && m.completionFrame != null && Message.COMPLETED.equals(m.status)) {
+            int[] entry = ackCompletions.computeIfAbsent(m.completionFrame.longValue(), k -> new int[]{0, m.completionAckPsn});
+            entry[0]++;
+            if (ackCompletions.size() > ACK_COMPLETIONS_KEPT) {
+                flushAckCompletions(ackCompletions.size() - ACK_COMPLETIONS_KEPT / 2);
+            }
+        }
         Endpoint from = endpoints[side];
         Endpoint to = endpoints[1 - side];
         listener.message(new Message(id, from.address.text(), to.address.text(), from.qpn < 0 ? null : from.qpn,
@@ -147,12 +160,25 @@ final class Conversation {
         }
     }
 
+    /** Reports coalesced ACKs among the {@code n} oldest ACK frames counted (R3.2: one ACK, several messages). */
+    private void flushAckCompletions(int n) {
+        var it = ackCompletions.entrySet().iterator();
+        for (int i = 0; i < n && it.hasNext(); i++) {
+            var e = it.next();
+            if (e.getValue()[0] > 1) {
+                observe(new Observation.CoalescedAck(e.getKey(), id, e.getValue()[1], e.getValue()[0]));
+            }
+            it.remove();
+        }
+    }
+
     void finish(long captureEndNanos) {
         for (Channel c : channels) {
             if (c != null) {
                 c.finish(captureEndNanos);
             }
         }
+        flushAckCompletions(ackCompletions.size());
         if (inversionNanos >= 0) {
             observe(new Observation.TimestampInversion(inversionFrame, id, inversionNanos,
                     endpoints[inversionSide].address.text()));

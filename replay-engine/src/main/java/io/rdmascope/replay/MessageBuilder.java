@@ -41,6 +41,8 @@ final class MessageBuilder {
     boolean ucDropped;
     /** A PSN inside its range was acknowledged without the capture showing it. */
     boolean psnsMissing;
+    /** PSN of the ACK that completed it, -1 when something else did (a READ response, a NAK's implied ACK). */
+    int completionAckPsn = -1;
     /** Its completion went into the conversation's statistics (a reopened message is not counted twice). */
     boolean counted;
     /**
