@@ -42,6 +42,8 @@ final class RandomTruth {
         int trigger = -1;
         boolean inRun;
         int runNext;
+        /** Processing index of the frame that began the current run. */
+        int runStart;
         final List<Tx> responses = new ArrayList<>();
         /** Responses captured before this requester's first captured request, held as the engine holds them. */
         final List<Tx> preStart = new ArrayList<>();
@@ -246,6 +248,21 @@ final class RandomTruth {
             return;
         }
         int d = Psn.diff(q, fv.next);
+        MsgView owner = messages.get(m);
+        if (rc && d == 0 && fv.inRun && q == fv.runNext && owner != null && owner.firstRequest != null
+                && owner.firstRequest.causal < fv.runStart) {
+            // A go-back-N run reaching a PSN never captured inside a message begun before the run: a run
+            // resends what was sent, so this was sent before and lost ahead of the capture point (R3.3).
+            observe(Expected.PACKET_LOST, tx.frame, f.pair, q, "resent by a go-back-N run, never captured before");
+            observe(Expected.RETRANSMISSION, tx.frame, f.pair, q, null);
+            fv.next = Psn.add(q, 1);
+            fv.runNext = fv.next;
+            fv.lastTransmission.put(q, tx);
+            if (inScope) {
+                attach(m, tx);
+            }
+            return;
+        }
         if (d >= 0) {
             for (int x = fv.next; x != q; x = Psn.add(x, 1)) {
                 if (f.isRequestPsn(x)) {
@@ -266,6 +283,7 @@ final class RandomTruth {
                 }
                 fv.trigger = -1;
                 fv.inRun = true;
+                fv.runStart = tx.causal;
             }
             observe(Expected.RETRANSMISSION, tx.frame, f.pair, q, null);
             fv.runNext = m.isRead() ? Psn.add(m.last(), 1) : Psn.add(q, 1);
