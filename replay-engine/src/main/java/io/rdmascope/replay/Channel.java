@@ -845,8 +845,31 @@ final class Channel {
                 hold(p);
                 return;
             }
+        } else if (awaitsRequest(p)) {
+            hold(p);
+            return;
         }
         respond(p);
+    }
+
+    /**
+     * A READ response or atomic ACK for a PSN whose request the capture has not shown yet (lost before the
+     * capture point, its resend still to come, or stamped late): it waits for the request, at most the hold
+     * time, instead of being judged unmatched at once.
+     */
+    private boolean awaitsRequest(PacketFacts r) {
+        boolean read = isReadResponse(r);
+        if (!read && r.opcode.operation() != Operation.ATOMIC_ACKNOWLEDGE) {
+            return false;
+        }
+        if (beforeStart(r.psn) || ringPsn[r.psn & (RING - 1)] == r.psn) {
+            return false;
+        }
+        if (read) {
+            return readLikeOwner(outstanding, r, r.opcode.operation()) == null
+                    && readLikeOwner(recent, r, r.opcode.operation()) == null;
+        }
+        return true;
     }
 
     /**
@@ -922,7 +945,7 @@ final class Channel {
         }
         for (Iterator<PacketFacts> it = heldResponses.iterator(); it.hasNext(); ) {
             PacketFacts r = it.next();
-            if (!ahead(r)) {
+            if (!ahead(r) && !awaitsRequest(r)) {
                 it.remove();
                 if (Psn.diff(r.psn, p.psn) >= 0) {
                     conversation.timestampInversion(r.frame, p.timeNanos - r.timeNanos, side);

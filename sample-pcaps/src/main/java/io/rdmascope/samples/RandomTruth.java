@@ -205,7 +205,7 @@ final class RandomTruth {
             List<Tx> waiting = new ArrayList<>(fv.ahead);
             fv.ahead.clear();
             for (Tx r : waiting) {
-                if (tx.fileTime - r.fileTime > 1_000_000L || !isAhead(fv, r)) {
+                if (tx.fileTime - r.fileTime > 1_000_000L || !waits(fv, r)) {
                     respondNow(r);
                 } else {
                     fv.ahead.add(r);
@@ -352,11 +352,26 @@ final class RandomTruth {
             fv.preStart.add(tx); // judged when the first request shows where this requester's PSNs begin
             return;
         }
-        if (isAhead(fv, tx)) {
+        if (waits(fv, tx)) {
             fv.ahead.add(tx);
             return;
         }
         respondNow(tx);
+    }
+
+    /**
+     * Whether a response waits for a request: its PSN is past every request shown, or it is a READ response
+     * or atomic ACK whose message the capture has not shown a request of yet (a resend still to come).
+     */
+    private boolean waits(FlowView fv, Tx r) {
+        if (isAhead(fv, r)) {
+            return true;
+        }
+        if ((r.kind != Kind.READ_RESPONSE && r.kind != Kind.ATOMIC_ACK) || Psn.diff(r.psn, fv.start) < 0) {
+            return false;
+        }
+        MsgView mv = messages.get(r.msg);
+        return mv == null || mv.firstRequest == null;
     }
 
     /** Whether response {@code r} is for a PSN past every request its requester has shown (by at most 2048). */
