@@ -918,7 +918,7 @@ final class Channel {
      * missed are told apart by a later request beyond them, which releases the response first.
      */
     private void expire(PacketFacts r) {
-        if (started && r.frame > firstRequestFrame) {
+        if (started) {
             respond(r);
         }
     }
@@ -943,16 +943,17 @@ final class Channel {
         if (heldResponses.isEmpty()) {
             return;
         }
+        boolean firstRequest = p.frame == firstRequestFrame;
         for (Iterator<PacketFacts> it = heldResponses.iterator(); it.hasNext(); ) {
             PacketFacts r = it.next();
-            if (!ahead(r) && !awaitsRequest(r)) {
+            if (firstRequest && Psn.diff(r.psn, p.psn) < 0) {
+                it.remove(); // reached the capture before this requester's first request and answers an earlier one
+            } else if (!ahead(r) && !awaitsRequest(r)) {
                 it.remove();
                 if (Psn.diff(r.psn, p.psn) >= 0) {
                     conversation.timestampInversion(r.frame, p.timeNanos - r.timeNanos, side);
-                    respond(r);
-                } else if (r.frame > firstRequestFrame) {
-                    respond(r);
-                } // else it reached the capture before this requester's first request and answers an earlier one
+                }
+                respond(r);
             }
         }
     }
