@@ -387,6 +387,11 @@ final class Channel {
                 if (pos == Operation.Position.LAST) {
                     before.lastMissing = false;
                     finishClosed(before, p, op);
+                } else {
+                    MessageBuilder after = partialStartingAt(Psn.add(p.psn, 1));
+                    if (after != null && after != before) {
+                        join(before, after); // the gap between the resent head and the rest is filled
+                    }
                 }
                 return;
             }
@@ -494,6 +499,37 @@ final class Channel {
             }
         }
         return null;
+    }
+
+    /**
+     * {@code tail} (a message the capture showed from a MIDDLE on) continues {@code head}, whose resent
+     * packets now reach it: one message, incomplete until answered after these resends.
+     */
+    private void join(MessageBuilder head, MessageBuilder tail) {
+        outstanding.remove(tail);
+        recent.remove(tail);
+        if (open == tail) {
+            open = head;
+        }
+        for (int f : tail.frames) {
+            head.frames.add(f);
+        }
+        head.lastRequestNanos = Math.max(head.lastRequestNanos, tail.lastRequestNanos);
+        head.bytes += tail.bytes;
+        head.lastPsn = tail.lastPsn;
+        head.newestPsn = tail.newestPsn;
+        head.closed = tail.closed;
+        head.lastMissing = tail.lastMissing;
+        head.psnsMissing |= tail.psnsMissing;
+        if (tail.closed) {
+            head.kind = tail.kind;
+            head.immediate = tail.immediate;
+            head.invalidatedRkey = tail.invalidatedRkey;
+        }
+        head.firstTimeNanos = Math.min(head.firstTimeNanos, tail.firstTimeNanos);
+        head.status = Message.INCOMPLETE;
+        head.completionFrame = null;
+        head.latencyNanos = null;
     }
 
     /** A SEND/WRITE that began without its FIRST at {@code psn}. */
@@ -1160,7 +1196,9 @@ final class Channel {
             }
         }
         if (m == null) {
-            if (!resolveGap(p.psn, false)) {
+            if (!starts && isGap(p.psn)) {
+                dropGap(p.psn); // a response PSN of a READ the capture missed, not a missing request
+            } else if (!(starts && resolveGap(p.psn, false))) { // the READ request itself reached the responder
                 conversation.observe(new Observation.UnmatchedResponse(p.frame, conversation.id, p.psn,
                         Observation.Unmatched.READ_RESPONSE));
             }

@@ -410,6 +410,13 @@ final class RandomTruth {
                 if (tx.startsResponse) {
                     cover(fv, f, Psn.add(q, -1));
                 }
+                if (tx.startsResponse || tx.kind == Kind.ATOMIC_ACK) {
+                    // The answer proves its own request reached the responder: missed by the capture if skipped.
+                    Integer gapFrame = fv.gaps.remove(q);
+                    if (gapFrame != null) {
+                        observe(Expected.MISSING_FROM_CAPTURE, gapFrame, f.pair, q, "answered");
+                    }
+                }
                 MsgView mv = messages.get(tx.msg);
                 if (mv != null && mv.firstRequest != null) {
                     mv.responses.add(tx);
