@@ -145,7 +145,7 @@ final class Channel {
             }
         }
         int d = Psn.diff(p.psn, nextPsn);
-        if (d > 0 && readSpanPending != null) {
+        if (d >= 0 && readSpanPending != null) {
             // The READ before this request occupied PSNs up to here (R1.3) — but never more than its
             // length allows at the smallest path MTU: beyond that the PSNs are a gap.
             MessageBuilder read = readSpanPending;
