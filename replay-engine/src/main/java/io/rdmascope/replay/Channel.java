@@ -1210,7 +1210,9 @@ final class Channel {
         if (m.newestResponsePsn >= 0 && Psn.diff(p.psn, m.newestResponsePsn) > 0 && p.psn < m.newestResponsePsn) {
             conversation.observe(new Observation.PsnWrap(p.frame, conversation.id, p.psn));
         }
-        m.newestResponsePsn = p.psn;
+        if (m.newestResponsePsn < 0 || Psn.diff(p.psn, m.newestResponsePsn) > 0) {
+            m.newestResponsePsn = p.psn; // the newest in PSN order: a re-read goes back, and wraps again only past it
+        }
         m.responseFrames.add((int) p.frame);
         countReadBytes(m, p);
         if (m.kind == MessageKind.READ) {
