@@ -369,6 +369,15 @@ public final class ReplayEngine {
                 liveCandidates++;
             }
         }
+        if (heldCandidates + liveCandidates > 1 && liveCandidates == 0) {
+            // PSN windows overlap (start PSNs close together): the RoCEv2 UDP source port, one per QP pair
+            // in both directions on Linux, tells the PSN-consistent candidates apart when exactly one shares it.
+            Held byPort = samePort(h, reverseHeld(h), true);
+            if (byPort != null) {
+                pair(h, byPort);
+            }
+            return;
+        }
         if (heldCandidates + liveCandidates != 1) {
             return; // nothing yet, or more than one: wait for more evidence
         }
@@ -382,6 +391,24 @@ public final class ReplayEngine {
             }
         }
         pair(h, only);
+    }
+
+    /** The one candidate that shares {@code h}'s UDP source port (among those with evidence, if asked), or null. */
+    private static Held samePort(Held h, List<Held> candidates, boolean withEvidence) {
+        if (h.udpSourcePort <= 0) {
+            return null;
+        }
+        Held found = null;
+        for (Held r : candidates) {
+            if (r.udpSourcePort == h.udpSourcePort
+                    && (!withEvidence || h.evidenceFrom(r) + r.evidenceFrom(h) > 0)) {
+                if (found != null) {
+                    return null;
+                }
+                found = r;
+            }
+        }
+        return found;
     }
 
     /** Held directions going the other way between the same two hosts. */
@@ -502,19 +529,10 @@ public final class ReplayEngine {
             pair(h, best);
             return;
         }
-        if (bestScore == 0 && h.udpSourcePort > 0) {
-            Held byPort = null;
-            int same = 0;
-            for (Held r : reverseHeld(h)) {
-                if (r.udpSourcePort == h.udpSourcePort) {
-                    byPort = r;
-                    same++;
-                }
-            }
-            if (same == 1) {
-                pair(h, byPort);
-                return;
-            }
+        Held byPort = samePort(h, reverseHeld(h), bestScore > 0);
+        if (byPort != null) {
+            pair(h, byPort);
+            return;
         }
         boolean ambiguous = !reverseHeld(h).isEmpty() || !waitingRoutes(h).isEmpty();
         unhold(h);
