@@ -1165,6 +1165,7 @@ final class Channel {
         }
         for (MessageBuilder m : recent) {
             if ((m.kind == MessageKind.COMPARE_SWAP || m.kind == MessageKind.FETCH_ADD) && m.firstPsn == p.psn) {
+                acknowledgeThrough(Psn.add(p.psn, -1), p);
                 m.responseFrames.add((int) p.frame); // a duplicate atomic answered from the saved result (R2.1)
                 return;
             }
@@ -1190,6 +1191,9 @@ final class Channel {
             MessageBuilder done = readLikeOwner(recent, p, op);
             if (done != null) {
                 // The responder answering a duplicate READ again (R2.1): one more response of a finished READ.
+                if (starts) {
+                    acknowledgeThrough(Psn.add(p.psn, -1), p); // it still implies an ACK of what precedes it (R3.2)
+                }
                 done.responseFrames.add((int) p.frame);
                 countReadBytes(done, p);
                 return;
