@@ -145,6 +145,9 @@ final class Channel {
             }
         }
         int d = Psn.diff(p.psn, nextPsn);
+        if (d >= 0 && readSpanPending != null && rereadOfPending(p)) {
+            d = Psn.diff(p.psn, nextPsn); // the re-read told the path MTU: its READ's span is settled
+        }
         if (d >= 0 && readSpanPending != null) {
             // The READ before this request occupied PSNs up to here (R1.3) — but never more than its
             // length allows at the smallest path MTU: beyond that the PSNs are a gap.
@@ -586,6 +589,27 @@ final class Channel {
         return false;
     }
 
+    /**
+     * A READ inside the span of the READ whose span is unsettled, reading the rest of the same buffer
+     * (same R_Key, the VA advanced and the length shortened by the same amount): a re-read after lost
+     * responses (R3.7). The offset per PSN is the path MTU, which settles the first READ's span.
+     */
+    private boolean rereadOfPending(PacketFacts p) {
+        MessageBuilder read = readSpanPending;
+        if (p.opcode.operation().kind() != Operation.Kind.READ || p.rethRkey != read.rethRkey) {
+            return false;
+        }
+        int k = Psn.diff(p.psn, read.firstPsn);
+        long advanced = p.rethVa - read.rethVa;
+        if (k <= 0 || k >= maxReadSpan(read.dmaLength) || advanced <= 0 || advanced % k != 0
+                || advanced + p.rethDmaLength != read.dmaLength || !Conversation.isPathMtu(advanced / k)) {
+            return false;
+        }
+        conversation.learnPmtu((int) (advanced / k));
+        settleReadSpan(Psn.add(read.firstPsn, readSpan(read.dmaLength, conversation.pmtu) - 1));
+        return true;
+    }
+
     private static int maxReadSpan(long dmaLength) {
         return dmaLength <= 256 ? 1 : (int) Math.min(1 << 20, (dmaLength + 255) / 256);
     }
@@ -624,6 +648,8 @@ final class Channel {
                 closeOpen(p);
                 MessageBuilder m = begin(p, MessageKind.READ, 0);
                 m.dmaLength = p.rethDmaLength;
+                m.rethVa = p.rethVa;
+                m.rethRkey = p.rethRkey;
                 int span = readSpan(p.rethDmaLength, pmtu);
                 if (span < 0) {
                     span = 1;

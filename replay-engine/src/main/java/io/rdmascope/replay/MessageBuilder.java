@@ -20,6 +20,9 @@ final class MessageBuilder {
     long lastRequestNanos;
     /** RETH DMA length of a WRITE or READ, -1 when none was seen. */
     long dmaLength = -1;
+    /** A READ's RETH virtual address and R_Key (a re-read from inside its span continues the same buffer). */
+    long rethVa;
+    long rethRkey;
     Long immediate;
     Long invalidatedRkey;
     /** SEND/WRITE: the LAST or ONLY was seen, so the message is whole at the requester. */
