@@ -908,6 +908,10 @@ final class Channel {
                 return;
             }
         } else if (awaitsRequest(p)) {
+            Operation op = p.opcode.operation();
+            if ((op == Operation.RDMA_READ_RESPONSE_MIDDLE || op == Operation.RDMA_READ_RESPONSE_LAST) && isGap(p.psn)) {
+                dropGap(p.psn); // a READ's response PSN, not a request the capture missed
+            }
             hold(p);
             return;
         }
