@@ -86,6 +86,8 @@ final class Channel {
 
     // Retransmission runs (go-back-N, R3.3): the next PSN the run would resend, and what started it.
     private int runNext = -1;
+    /** When the run's last packet was a READ of unknown span: the farthest PSN the run may go on from, else -1. */
+    private int runNextMax = -1;
     private long runStartFrame;
     private Trigger runTrigger;
     /** The PSN a NAK or RNR NAK asked to be resent, and which. */
@@ -234,7 +236,8 @@ final class Channel {
     /** A request PSN behind the newest: a duplicate copy or a retransmission. */
     private void resent(PacketFacts p, boolean seen, int slot) {
         MessageBuilder m = owner(p.psn);
-        boolean continuesRun = runNext >= 0 && p.psn == runNext;
+        boolean continuesRun = runNext >= 0 && (p.psn == runNext
+                || (runNextMax >= 0 && Psn.within(p.psn, runNext, runNextMax)));
         if (seen && !continuesRun && ringIcrc[slot] == p.icrcValue() && ringIpId[slot] == p.ipId
                 && p.timeNanos - ringTime[slot] < DUPLICATE_WINDOW_NANOS && triggerPsn != p.psn) {
             conversation.observe(new Observation.Duplicate(p.frame, conversation.id, p.psn, ringFrame[slot]));
@@ -275,10 +278,15 @@ final class Channel {
         if (m != null) {
             resentMessage(m, p);
         }
+        runNextMax = -1;
         if (m != null && m.kind == MessageKind.READ) {
             runNext = Psn.add(m.lastPsn, 1);
         } else if (m == null && p.opcode.operation().kind() == Operation.Kind.READ) {
             runNext = Psn.add(lateReadEnd(p), 1);
+            if (conversation.pmtu <= 0) {
+                // A READ of unknown span (no path MTU yet): the run goes on anywhere its length could reach.
+                runNextMax = Psn.add(p.psn, maxReadSpan(p.rethDmaLength));
+            }
         } else {
             runNext = Psn.add(p.psn, 1);
         }
