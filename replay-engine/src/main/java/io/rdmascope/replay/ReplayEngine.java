@@ -238,6 +238,9 @@ public final class ReplayEngine {
         RouteKey key = new RouteKey(facts.source(), facts.destination(), facts.destQp, -1);
         Route known = routes.get(key);
         if (known != null) {
+            if (op.isRequest() && !heldByHosts.isEmpty()) {
+                joinHeldAnswering(known);
+            }
             process(facts, known);
             return;
         }
@@ -457,6 +460,47 @@ public final class ReplayEngine {
         Channel requests = w.conversation().channel(1 - w.side());
         for (int i = 0; i < h.responses; i++) {
             if (requests.mayAnswer(h.responsePsns[i], WINDOW_SLACK)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A request on a live route whose conversation still misses the QP the answers come back to: a held
+     * direction answering it (a response PSN near this request's) joins before the request is replayed,
+     * so that its earlier frames keep their place (a response stamped before its request stays so).
+     */
+    private void joinHeldAnswering(Route live) {
+        List<Held> all = heldByHosts.get(PairKey.of(facts.source(), facts.destination()));
+        if (all == null) {
+            return;
+        }
+        Conversation c = live.conversation();
+        int waitingSide = live.side(); // the requester, whose QP number the answers name
+        if (c.endpoint(waitingSide).qpn >= 0) {
+            return;
+        }
+        Held only = null;
+        for (Held h : all) {
+            if (h.key.source().equals(facts.destination()) && h.key.destination().equals(facts.source())
+                    && h.transport == c.transport && answersPsn(h, facts.psn)) {
+                if (only != null) {
+                    return; // two could answer it: leave it to more evidence
+                }
+                only = h;
+            }
+        }
+        if (only != null) {
+            joinLive(only, new Route(c, 1 - waitingSide));
+        }
+    }
+
+    /** Whether a response {@code h} holds is for a PSN near {@code psn}. */
+    private static boolean answersPsn(Held h, int psn) {
+        for (int i = 0; i < h.responses; i++) {
+            int d = Psn.diff(h.responsePsns[i], psn);
+            if (d >= -WINDOW_SLACK && d < WINDOW_SLACK) {
                 return true;
             }
         }
