@@ -916,14 +916,19 @@ final class Channel {
                 return;
             }
         } else if (awaitsRequest(p)) {
-            Operation op = p.opcode.operation();
-            if ((op == Operation.RDMA_READ_RESPONSE_MIDDLE || op == Operation.RDMA_READ_RESPONSE_LAST) && isGap(p.psn)) {
-                dropGap(p.psn); // a READ's response PSN, not a request the capture missed
-            }
+            dropResponseSpanGap(p);
             hold(p);
             return;
         }
         respond(p);
+    }
+
+    /** A READ response MIDDLE/LAST on a PSN gap: the PSN is a READ's response span, not a request the capture missed. */
+    private void dropResponseSpanGap(PacketFacts r) {
+        Operation op = r.opcode.operation();
+        if ((op == Operation.RDMA_READ_RESPONSE_MIDDLE || op == Operation.RDMA_READ_RESPONSE_LAST) && isGap(r.psn)) {
+            dropGap(r.psn);
+        }
     }
 
     /**
@@ -1022,7 +1027,9 @@ final class Channel {
             PacketFacts r = it.next();
             if (firstRequest && Psn.diff(r.psn, p.psn) < 0) {
                 it.remove(); // reached the capture before this requester's first request and answers an earlier one
-            } else if (!ahead(r) && !awaitsRequest(r)) {
+            } else if (!ahead(r) && awaitsRequest(r)) {
+                dropResponseSpanGap(r); // still waiting for its READ, but its PSN is known now not to be a request's
+            } else if (!ahead(r)) {
                 it.remove();
                 if (Psn.diff(r.psn, p.psn) >= 0) {
                     conversation.timestampInversion(r.frame, p.timeNanos - r.timeNanos, side);
