@@ -1231,6 +1231,11 @@ final class Channel {
             MessageBuilder pending = readSpanPending;
             settleReadSpan(Psn.add(pending.firstPsn, readSpan(pending.dmaLength, conversation.pmtu) - 1));
         }
+        MessageBuilder pending = readSpanPending;
+        if (pending != null && (op == Operation.RDMA_READ_RESPONSE_ONLY || op == Operation.RDMA_READ_RESPONSE_LAST)
+                && Psn.within(p.psn, pending.firstPsn, Psn.add(pending.firstPsn, maxReadSpan(pending.dmaLength) - 1))) {
+            settleReadSpan(p.psn); // the READ's last response PSN is its span's end (R1.3)
+        }
         MessageBuilder m = readLikeOwner(outstanding, p, op);
         if (m == null) {
             MessageBuilder done = readLikeOwner(recent, p, op);
