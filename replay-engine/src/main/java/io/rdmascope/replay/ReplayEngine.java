@@ -150,21 +150,30 @@ public final class ReplayEngine {
             return false;
         }
 
-        /** Whether a response with this PSN could answer this direction's requests. */
-        boolean answers(int psn) {
-            return hasRequests && Psn.diff(psn, firstRequestPsn) >= -WINDOW_SLACK
-                    && Psn.diff(psn, endRequestPsn) < WINDOW_SLACK;
+        /**
+         * Whether a response with this PSN could answer this direction's requests: strictly, inside the
+         * PSNs its requests used (or the one just before); loosely, within {@link #WINDOW_SLACK} of them
+         * (requests sent before the capture, missed by it, or stamped late).
+         */
+        boolean answers(int psn, boolean strict) {
+            int slack = strict ? 1 : WINDOW_SLACK;
+            return hasRequests && Psn.diff(psn, firstRequestPsn) >= -slack
+                    && Psn.diff(psn, endRequestPsn) < (strict ? 0 : WINDOW_SLACK);
         }
 
         /** Responses of {@code reverse} that fall in this direction's request window. */
-        int evidenceFrom(Held reverse) {
+        int evidenceFrom(Held reverse, boolean strict) {
             int n = 0;
             for (int i = 0; i < reverse.responses; i++) {
-                if (answers(reverse.responsePsns[i])) {
+                if (answers(reverse.responsePsns[i], strict)) {
                     n++;
                 }
             }
             return n;
+        }
+
+        int evidenceFrom(Held reverse) {
+            return evidenceFrom(reverse, false);
         }
     }
 
@@ -356,10 +365,12 @@ public final class ReplayEngine {
      * live conversation waiting to learn that QP) and that one has no other candidate either.
      */
     private void decide(Held h) {
+        // Pairs at once only on strict evidence (a response inside the PSNs one candidate's requests used):
+        // with start PSNs close together, loose windows overlap. Loose evidence waits for the hold limit.
         Held only = null;
         int heldCandidates = 0;
         for (Held r : reverseHeld(h)) {
-            if (h.evidenceFrom(r) + r.evidenceFrom(h) > 0) {
+            if (h.evidenceFrom(r, true) + r.evidenceFrom(h, true) > 0) {
                 only = r;
                 heldCandidates++;
             }
@@ -389,11 +400,27 @@ public final class ReplayEngine {
             return;
         }
         for (Held other : reverseHeld(only)) {
-            if (other != h && only.evidenceFrom(other) + other.evidenceFrom(only) > 0) {
+            if (other != h && only.evidenceFrom(other, true) + other.evidenceFrom(only, true) > 0) {
                 return; // the candidate has another claimant: wait
             }
         }
         pair(h, only);
+    }
+
+    /** Held directions going the other way between the same two hosts. */
+    private List<Held> reverseHeld(Held h) {
+        List<Held> all = heldByHosts.get(PairKey.of(h.key.source(), h.key.destination()));
+        if (all == null) {
+            return List.of();
+        }
+        List<Held> out = new ArrayList<>(all.size());
+        for (Held r : all) {
+            if (r != h && r.transport == h.transport && r.key.source().equals(h.key.destination())
+                    && r.key.destination().equals(h.key.source())) {
+                out.add(r);
+            }
+        }
+        return out;
     }
 
     /** The one candidate that shares {@code h}'s UDP source port (among those with evidence, if asked), or null. */
@@ -412,22 +439,6 @@ public final class ReplayEngine {
             }
         }
         return found;
-    }
-
-    /** Held directions going the other way between the same two hosts. */
-    private List<Held> reverseHeld(Held h) {
-        List<Held> all = heldByHosts.get(PairKey.of(h.key.source(), h.key.destination()));
-        if (all == null) {
-            return List.of();
-        }
-        List<Held> out = new ArrayList<>(all.size());
-        for (Held r : all) {
-            if (r != h && r.transport == h.transport && r.key.source().equals(h.key.destination())
-                    && r.key.destination().equals(h.key.source())) {
-                out.add(r);
-            }
-        }
-        return out;
     }
 
     /**
@@ -459,7 +470,7 @@ public final class ReplayEngine {
     private static boolean answersLive(Held h, Route w) {
         Channel requests = w.conversation().channel(1 - w.side());
         for (int i = 0; i < h.responses; i++) {
-            if (requests.mayAnswer(h.responsePsns[i], WINDOW_SLACK)) {
+            if (requests.mayAnswer(h.responsePsns[i], 0)) {
                 return true;
             }
         }
