@@ -147,6 +147,13 @@ final class Channel {
             }
         }
         int d = Psn.diff(p.psn, nextPsn);
+        if (d > 0 && readSpanPending != null && conversation.pmtu <= 0 && carriesPathMtu(p)) {
+            // A FIRST or MIDDLE carries exactly the path MTU (R2.3): the READ's span follows from it.
+            conversation.learnPmtu((int) p.payloadLength);
+            MessageBuilder read = readSpanPending;
+            settleReadSpan(Psn.add(read.firstPsn, readSpan(read.dmaLength, conversation.pmtu) - 1));
+            d = Psn.diff(p.psn, nextPsn);
+        }
         if (d >= 0 && readSpanPending != null && rereadOfPending(p)) {
             d = Psn.diff(p.psn, nextPsn); // the re-read told the path MTU: its READ's span is settled
         }
@@ -616,6 +623,13 @@ final class Channel {
         conversation.learnPmtu((int) (advanced / k));
         settleReadSpan(Psn.add(read.firstPsn, readSpan(read.dmaLength, conversation.pmtu) - 1));
         return true;
+    }
+
+    private static boolean carriesPathMtu(PacketFacts p) {
+        Operation op = p.opcode.operation();
+        return (op.kind() == Operation.Kind.SEND || op.kind() == Operation.Kind.WRITE)
+                && (op.position() == Operation.Position.FIRST || op.position() == Operation.Position.MIDDLE)
+                && Conversation.isPathMtu(p.payloadLength);
     }
 
     private static int maxReadSpan(long dmaLength) {
