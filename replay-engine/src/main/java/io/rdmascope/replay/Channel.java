@@ -1113,7 +1113,9 @@ final class Channel {
         int completed = 0;
         for (Iterator<MessageBuilder> it = outstanding.iterator(); it.hasNext(); ) {
             MessageBuilder m = it.next();
-            if (!m.kind.answeredByResponse() && m.closed && !m.finished() && Psn.diff(m.lastPsn, psn) <= 0) {
+            // A message whose LAST sits in a PSN gap ends past the newest PSN the capture showed of it.
+            int last = m.lastMissing ? Psn.add(m.lastPsn, 1) : m.lastPsn;
+            if (!m.kind.answeredByResponse() && m.closed && !m.finished() && Psn.diff(last, psn) <= 0) {
                 it.remove();
                 m.completionAckPsn = byAck ? p.psn : -1;
                 m.finish(Message.COMPLETED, p.frame, p.timeNanos);
