@@ -80,6 +80,7 @@ final class Channel {
     private final int[] ringIpId = new int[RING];
     private final boolean[] ringBadCrc = new boolean[RING];
     private final int[] ringTransmissions = new int[RING];
+    private final long[] ringSeq = new long[RING];
 
     /** Missing request PSNs and the frame after which each went missing (kept in pairs). */
     private final List<long[]> gaps = new ArrayList<>();
@@ -95,9 +96,12 @@ final class Channel {
     private Trigger trigger;
 
     /** The last few responses (PSN, time): implied-NAK evidence for resends of messages the capture never showed. */
-    private static final int RECENT_RESPONSES = 16;
+    private static final int RECENT_RESPONSES = 64;
     private final int[] recentResponsePsn = new int[RECENT_RESPONSES];
     private final long[] recentResponseNanos = new long[RECENT_RESPONSES];
+    private final long[] recentResponseSeq = new long[RECENT_RESPONSES];
+    /** Requests and responses replayed so far in this channel: replay order, for "since" questions. */
+    private long seq;
     private int recentResponseNext;
     /** Responses that reached the capture before the request they answer, oldest first. */
     private final ArrayDeque<PacketFacts> heldResponses = new ArrayDeque<>();
@@ -194,6 +198,7 @@ final class Channel {
     }
 
     private void remember(PacketFacts p, int slot, int transmissions) {
+        ringSeq[slot] = ++seq;
         ringPsn[slot] = p.psn;
         ringFrame[slot] = p.frame;
         ringTime[slot] = p.timeNanos;
@@ -266,11 +271,10 @@ final class Channel {
             runStartFrame = p.frame;
             if (triggerPsn == p.psn) {
                 runTrigger = trigger;
-            } else if (m != null && m.kind.answeredByResponse() && m.responseNanosSince >= 0
-                    && Psn.diff(m.responsePsnSince, p.psn) > 0 && p.timeNanos - m.responseNanosSince < IMPLIED_NAK_NANOS) {
+            } else if (m != null && m.kind.answeredByResponse() && laterAnswered(p, lastTransmissionSeq(m, p.psn))) {
                 runTrigger = Trigger.IMPLIED_NAK;
             } else if (m == null && p.opcode.operation().kind() != Operation.Kind.SEND
-                    && p.opcode.operation().kind() != Operation.Kind.WRITE && laterAnswered(p)) {
+                    && p.opcode.operation().kind() != Operation.Kind.WRITE && laterAnswered(p, Long.MIN_VALUE)) {
                 runTrigger = Trigger.IMPLIED_NAK; // a READ or atomic from before the capture, resent the same way
             } else {
                 runTrigger = Trigger.TIMEOUT;
@@ -342,10 +346,32 @@ final class Channel {
         }
     }
 
-    /** Whether a response to a later PSN than {@code p}'s came less than {@link #IMPLIED_NAK_NANOS} before it. */
-    private boolean laterAnswered(PacketFacts p) {
+    /**
+     * Where, in replay order, {@code m} (a READ, atomic, FLUSH or ATOMIC WRITE) was last sent: its first
+     * PSN's or this PSN's newest transmission. Replay order, not timestamps: responses stamped before
+     * their requests are replayed after them.
+     */
+    private long lastTransmissionSeq(MessageBuilder m, int psn) {
+        long since = Long.MIN_VALUE;
+        int a = m.firstPsn & (RING - 1);
+        if (ringPsn[a] == m.firstPsn) {
+            since = ringSeq[a];
+        }
+        int b = psn & (RING - 1);
+        if (ringPsn[b] == psn) {
+            since = Math.max(since, ringSeq[b]);
+        }
+        return since;
+    }
+
+    /**
+     * Whether a response to a later PSN than {@code p}'s was replayed after {@code sinceSeq} (the message's
+     * previous transmission) and came less than {@link #IMPLIED_NAK_NANOS} before {@code p}.
+     */
+    private boolean laterAnswered(PacketFacts p, long sinceSeq) {
         for (int i = 0; i < RECENT_RESPONSES; i++) {
-            if (recentResponseNanos[i] >= 0 && Psn.diff(recentResponsePsn[i], p.psn) > 0
+            if (recentResponseNanos[i] >= 0 && recentResponseSeq[i] > sinceSeq
+                    && Psn.diff(recentResponsePsn[i], p.psn) > 0
                     && p.timeNanos - recentResponseNanos[i] < IMPLIED_NAK_NANOS) {
                 return true;
             }
@@ -1059,6 +1085,7 @@ final class Channel {
         }
         recentResponsePsn[recentResponseNext] = p.psn;
         recentResponseNanos[recentResponseNext] = p.timeNanos;
+        recentResponseSeq[recentResponseNext] = ++seq;
         recentResponseNext = (recentResponseNext + 1) % RECENT_RESPONSES;
         noteResponse(outstanding, p);
         noteResponse(recent, p); // one answered already may be resent if its answer was lost after the capture
