@@ -984,6 +984,11 @@ final class Channel {
         if (beforeStart(r.psn) || ringPsn[r.psn & (RING - 1)] == r.psn) {
             return false;
         }
+        MessageBuilder pending = readSpanPending;
+        if (read && pending != null
+                && Psn.within(r.psn, pending.firstPsn, Psn.add(pending.firstPsn, maxReadSpan(pending.dmaLength) - 1))) {
+            return false; // a response of the READ whose span is still unknown
+        }
         if (read) {
             return readLikeOwner(outstanding, r, r.opcode.operation()) == null
                     && readLikeOwner(recent, r, r.opcode.operation()) == null;
@@ -1275,9 +1280,13 @@ final class Channel {
             settleReadSpan(Psn.add(pending.firstPsn, readSpan(pending.dmaLength, conversation.pmtu) - 1));
         }
         MessageBuilder pending = readSpanPending;
-        if (pending != null && (op == Operation.RDMA_READ_RESPONSE_ONLY || op == Operation.RDMA_READ_RESPONSE_LAST)
+        if (pending != null
                 && Psn.within(p.psn, pending.firstPsn, Psn.add(pending.firstPsn, maxReadSpan(pending.dmaLength) - 1))) {
-            settleReadSpan(p.psn); // the READ's last response PSN is its span's end (R1.3)
+            if (op == Operation.RDMA_READ_RESPONSE_ONLY || op == Operation.RDMA_READ_RESPONSE_LAST) {
+                settleReadSpan(p.psn); // the READ's last response PSN is its span's end (R1.3)
+            } else if (Psn.diff(p.psn, pending.lastPsn) > 0) {
+                pending.lastPsn = p.psn; // at least this far; the LAST tells the end
+            }
         }
         MessageBuilder m = readLikeOwner(outstanding, p, op);
         if (m == null) {
