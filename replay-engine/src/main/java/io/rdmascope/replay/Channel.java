@@ -217,7 +217,10 @@ final class Channel {
             // UC: nothing is resent; a message missing a packet is dropped whole (IBTA 9.8.3), shown with the
             // packets the capture holds. The gap shows here: the message in progress lost its tail or a middle.
             Operation.Position pos = p.opcode.operation().position();
-            boolean continues = pos == Operation.Position.MIDDLE || pos == Operation.Position.LAST;
+            boolean midMessage = pos == Operation.Position.MIDDLE || pos == Operation.Position.LAST;
+            boolean sameKind = open != null
+                    && (open.kind == MessageKind.WRITE) == (p.opcode.operation().kind() == Operation.Kind.WRITE);
+            boolean continues = midMessage && sameKind;
             if (open != null) {
                 if (!open.ucDropped) {
                     open.ucDropped = true;
@@ -230,7 +233,8 @@ final class Channel {
                     outstanding.remove(dropped);
                     retire(dropped);
                 }
-            } else if (continues) {
+            }
+            if (midMessage && !continues) {
                 ucFirstSkipped = true; // this message's FIRST is in the gap: assembly begins it dropped
             }
             return false;
