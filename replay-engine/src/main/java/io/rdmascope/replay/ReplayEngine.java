@@ -156,7 +156,7 @@ public final class ReplayEngine {
          * (requests sent before the capture, missed by it, or stamped late).
          */
         boolean answers(int psn, boolean strict) {
-            int slack = strict ? 1 : WINDOW_SLACK;
+            int slack = strict ? 0 : WINDOW_SLACK;
             return hasRequests && Psn.diff(psn, firstRequestPsn) >= -slack
                     && Psn.diff(psn, endRequestPsn) < (strict ? 0 : WINDOW_SLACK);
         }
@@ -403,6 +403,12 @@ public final class ReplayEngine {
             if (other != h && only.evidenceFrom(other, true) + other.evidenceFrom(only, true) > 0) {
                 return; // the candidate has another claimant: wait
             }
+        }
+        if (h.udpSourcePort > 0 && only.udpSourcePort > 0 && h.udpSourcePort != only.udpSourcePort) {
+            // Linux sends both directions of a QP pair from one UDP port: a candidate on another port may be
+            // a neighbour whose PSNs happen to be close while the real reverse is not seen yet. Let the hold
+            // limit decide on all the evidence then.
+            return;
         }
         pair(h, only);
     }
