@@ -259,7 +259,7 @@ final class Channel {
             conversation.observe(new Observation.Duplicate(p.frame, conversation.id, p.psn, ringFrame[slot]));
             conversation.stats.duplicates(side);
             if (m != null) {
-                m.addFrame(p.frame, p.timeNanos);
+                m.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
             }
             return;
         }
@@ -313,14 +313,16 @@ final class Channel {
             }
             if (m == null || !Psn.within(p.psn, m.firstPsn, m.lastPsn)) {
                 assembleLate(p); // its first sighting starts or extends its message, resent or not
+            } else if (endsInside(m, p)) {
+                splitAfter(m, p);
             } else {
                 countBytes(m, p);
-                m.addFrame(p.frame, p.timeNanos);
+                m.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
             }
             return;
         }
         if (m != null) {
-            m.addFrame(p.frame, p.timeNanos);
+            m.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
         }
         remember(p, slot, ringTransmissions[slot] + 1);
     }
@@ -428,7 +430,7 @@ final class Channel {
             MessageBuilder before = endingAt(Psn.add(p.psn, -1));
             if (before != null) {
                 reopen(before);
-                before.addFrame(p.frame, p.timeNanos);
+                before.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
                 before.lastPsn = p.psn;
                 before.newestPsn = p.psn;
                 before.bytes += p.payloadLength;
@@ -449,7 +451,7 @@ final class Channel {
             if (after != null && pos == Operation.Position.FIRST) {
                 after.firstPsn = p.psn;
                 after.firstMissing = false;
-                after.addFrame(p.frame, p.timeNanos);
+                after.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
                 after.bytes += p.payloadLength;
                 if (op.kind() == Operation.Kind.WRITE) {
                     after.dmaLength = p.rethDmaLength;
@@ -513,6 +515,82 @@ final class Channel {
         return false;
     }
 
+    /**
+     * A LAST first seen inside a SEND/WRITE that was taken to run on across a PSN gap: the gap held a
+     * message boundary, so the packets after it belong to another message (its FIRST still missing).
+     */
+    private static boolean endsInside(MessageBuilder m, PacketFacts p) {
+        Operation op = p.opcode.operation();
+        return !m.kind.answeredByResponse() && op.position() == Operation.Position.LAST
+                && (op.kind() == Operation.Kind.SEND || op.kind() == Operation.Kind.WRITE)
+                && Psn.diff(m.lastPsn, p.psn) > 0;
+    }
+
+    /** Splits {@code m} after the LAST {@code p}: what follows becomes a message of its own, shown in part. */
+    private void splitAfter(MessageBuilder m, PacketFacts p) {
+        MessageBuilder tail = new MessageBuilder(m.kind, Psn.add(p.psn, 1), m.lastPsn, 0, m.firstTimeNanos);
+        tail.frames.clear();
+        tail.framePsns.clear();
+        tail.framePayloads.clear();
+        tail.frameTimes.clear();
+        for (int i = m.frames.size() - 1; i >= 0; i--) {
+            if (m.framePsns.get(i) >= 0 && Psn.diff(m.framePsns.get(i), p.psn) > 0) {
+                tail.frames.add(0, m.frames.remove(i));
+                tail.framePsns.add(0, m.framePsns.remove(i));
+                tail.framePayloads.add(0, m.framePayloads.remove(i));
+                tail.frameTimes.add(0, m.frameTimes.remove(i));
+            }
+        }
+        if (tail.frames.isEmpty()) {
+            countBytes(m, p);
+            m.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
+            return;
+        }
+        tail.firstMissing = true;
+        tail.firstPsn = Psn.add(p.psn, 1);
+        int lowest = tail.framePsns.get(0);
+        for (int psn : tail.framePsns) {
+            lowest = Psn.diff(psn, lowest) < 0 ? psn : lowest;
+        }
+        tail.firstPsn = lowest;
+        tail.newestPsn = m.newestPsn;
+        tail.closed = m.closed;
+        tail.lastMissing = m.lastMissing;
+        tail.immediate = m.immediate;
+        tail.invalidatedRkey = m.invalidatedRkey;
+        tail.firstTimeNanos = java.util.Collections.min(tail.frameTimes);
+        tail.lastRequestNanos = java.util.Collections.max(tail.frameTimes);
+        tail.bytes = distinctBytes(tail);
+        if (open == m) {
+            open = tail;
+        }
+        m.immediate = null;
+        m.invalidatedRkey = null;
+        m.lastMissing = false;
+        m.newestPsn = p.psn;
+        m.lastPsn = p.psn;
+        m.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
+        m.bytes = distinctBytes(m);
+        reopen(m);
+        if (m.status.equals(Message.INCOMPLETE) && !outstanding.contains(m)) {
+            reinsert(m);
+        }
+        finishClosed(m, p, p.opcode.operation());
+        reinsert(tail);
+    }
+
+    /** Payload the captured frames of {@code m} carry, each PSN once. */
+    private static long distinctBytes(MessageBuilder m) {
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        long total = 0;
+        for (int i = 0; i < m.frames.size(); i++) {
+            if (seen.add(m.framePsns.get(i))) {
+                total += m.framePayloads.get(i);
+            }
+        }
+        return total;
+    }
+
     /** A SEND/WRITE whose LAST (or ONLY) is here: whole at the requester (UC: delivered). */
     private void finishClosed(MessageBuilder m, PacketFacts p, Operation op) {
         m.closed = true;
@@ -559,9 +637,10 @@ final class Channel {
         if (open == tail) {
             open = head;
         }
-        for (int f : tail.frames) {
-            head.frames.add(f);
-        }
+        head.frames.addAll(tail.frames);
+        head.framePsns.addAll(tail.framePsns);
+        head.framePayloads.addAll(tail.framePayloads);
+        head.frameTimes.addAll(tail.frameTimes);
         head.lastRequestNanos = Math.max(head.lastRequestNanos, tail.lastRequestNanos);
         head.bytes += tail.bytes;
         head.lastPsn = tail.lastPsn;
@@ -601,6 +680,7 @@ final class Channel {
     /** Begins a message behind the head, kept in PSN order among the outstanding ones. */
     private MessageBuilder insert(PacketFacts p, MessageKind kind, long bytes) {
         MessageBuilder m = new MessageBuilder(kind, p.psn, p.psn, p.frame, p.timeNanos);
+        m.framePayloads.set(0, p.payloadLength);
         m.bytes = bytes;
         m.closed = kind.answeredByResponse();
         if (outstanding.size() >= limits.outstanding()) {
@@ -763,7 +843,7 @@ final class Channel {
             if (Psn.diff(p.psn, open.newestPsn) > 0 && p.psn < open.newestPsn) {
                 conversation.observe(new Observation.PsnWrap(p.frame, conversation.id, p.psn));
             }
-            open.addFrame(p.frame, p.timeNanos);
+            open.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
             open.lastPsn = p.psn;
             open.newestPsn = p.psn;
         }
@@ -887,6 +967,7 @@ final class Channel {
 
     private MessageBuilder begin(PacketFacts p, MessageKind kind, long bytes) {
         MessageBuilder m = new MessageBuilder(kind, p.psn, p.psn, p.frame, p.timeNanos);
+        m.framePayloads.set(0, p.payloadLength);
         m.bytes = bytes;
         m.closed = kind.answeredByResponse();
         if (outstanding.size() >= limits.outstanding()) {

@@ -14,6 +14,10 @@ final class MessageBuilder {
     /** Payload seen (each PSN once); for a READ the bytes returned so far. */
     long bytes;
     final List<Integer> frames = new ArrayList<>(2);
+    /** The PSN and payload of each request frame, in step with {@code frames} (a message split later needs them). */
+    final List<Integer> framePsns = new ArrayList<>(2);
+    final List<Long> framePayloads = new ArrayList<>(2);
+    final List<Long> frameTimes = new ArrayList<>(2);
     final List<Integer> responseFrames = new ArrayList<>(0);
     long firstTimeNanos;
     /** Time of the newest request frame (the ACK timer restarts with each transmission). */
@@ -67,13 +71,23 @@ final class MessageBuilder {
         this.lastPsn = lastPsn;
         this.newestPsn = firstPsn;
         this.frames.add((int) firstFrame);
+        this.framePsns.add(firstPsn);
+        this.framePayloads.add(0L);
+        this.frameTimes.add(firstTimeNanos);
         this.firstTimeNanos = firstTimeNanos;
         this.lastRequestNanos = firstTimeNanos;
         this.readFromPsn = firstPsn;
     }
 
     void addFrame(long frame, long timeNanos) {
+        addFrame(frame, timeNanos, -1, 0);
+    }
+
+    void addFrame(long frame, long timeNanos, int psn, long payload) {
         frames.add((int) frame);
+        framePsns.add(psn);
+        framePayloads.add(payload);
+        frameTimes.add(timeNanos);
         lastRequestNanos = Math.max(lastRequestNanos, timeNanos);
         if (timeNanos < firstTimeNanos && frame < frames.get(0)) {
             firstTimeNanos = timeNanos;
@@ -84,11 +98,17 @@ final class MessageBuilder {
     List<Integer> framesInOrder() {
         for (int i = 1; i < frames.size(); i++) {
             if (frames.get(i) < frames.get(i - 1)) {
-                frames.sort(null);
-                break;
+                List<Integer> sorted = new ArrayList<>(frames);
+                sorted.sort(null);
+                return sorted;
             }
         }
         return frames;
+    }
+
+    /** Whether one of its captured request frames carried {@code psn}. */
+    boolean carried(int psn) {
+        return framePsns.contains(psn);
     }
 
     boolean finished() {
