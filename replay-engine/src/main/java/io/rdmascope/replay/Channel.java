@@ -735,6 +735,21 @@ final class Channel {
         return true;
     }
 
+    /**
+     * Whether READ response {@code r} can belong to the READ whose span is unknown: inside what its length
+     * allows, an ONLY or FIRST only at its PSN, a MIDDLE or LAST only after it.
+     */
+    private boolean answersPendingRead(PacketFacts r) {
+        MessageBuilder pending = readSpanPending;
+        if (pending == null
+                || !Psn.within(r.psn, pending.firstPsn, Psn.add(pending.firstPsn, maxReadSpan(pending.dmaLength) - 1))) {
+            return false;
+        }
+        Operation op = r.opcode.operation();
+        boolean starts = op == Operation.RDMA_READ_RESPONSE_ONLY || op == Operation.RDMA_READ_RESPONSE_FIRST;
+        return starts == (r.psn == pending.firstPsn);
+    }
+
     private static boolean carriesPathMtu(PacketFacts p) {
         Operation op = p.opcode.operation();
         return (op.kind() == Operation.Kind.SEND || op.kind() == Operation.Kind.WRITE)
@@ -1069,9 +1084,7 @@ final class Channel {
         if (beforeStart(r.psn) || ringPsn[r.psn & (RING - 1)] == r.psn) {
             return false;
         }
-        MessageBuilder pending = readSpanPending;
-        if (read && pending != null
-                && Psn.within(r.psn, pending.firstPsn, Psn.add(pending.firstPsn, maxReadSpan(pending.dmaLength) - 1))) {
+        if (read && answersPendingRead(r)) {
             return false; // a response of the READ whose span is still unknown
         }
         if (read) {
@@ -1365,8 +1378,7 @@ final class Channel {
             settleReadSpan(Psn.add(pending.firstPsn, readSpan(pending.dmaLength, conversation.pmtu) - 1));
         }
         MessageBuilder pending = readSpanPending;
-        if (pending != null
-                && Psn.within(p.psn, pending.firstPsn, Psn.add(pending.firstPsn, maxReadSpan(pending.dmaLength) - 1))) {
+        if (pending != null && answersPendingRead(p)) {
             if (op == Operation.RDMA_READ_RESPONSE_ONLY || op == Operation.RDMA_READ_RESPONSE_LAST) {
                 settleReadSpan(p.psn); // the READ's last response PSN is its span's end (R1.3)
             } else if (Psn.diff(p.psn, pending.lastPsn) > 0) {
