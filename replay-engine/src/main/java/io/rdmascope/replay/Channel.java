@@ -167,6 +167,9 @@ final class Channel {
             MessageBuilder read = readSpanPending;
             int distance = Psn.diff(p.psn, read.firstPsn);
             settleReadSpan(Psn.add(read.firstPsn, Math.min(distance, maxReadSpan(read.dmaLength)) - 1));
+            if (distance > 1) {
+                read.spanGuessedAt = p.frame; // a gap may hide lost requests too: its responses will tell
+            }
             d = Psn.diff(p.psn, nextPsn);
         }
         int slot = p.psn & (RING - 1);
@@ -1407,6 +1410,17 @@ final class Channel {
             }
             return;
         }
+        if (m.spanGuessedAt > 0 && m.kind == MessageKind.READ) {
+            int exactLast = -1;
+            if (op == Operation.RDMA_READ_RESPONSE_LAST || op == Operation.RDMA_READ_RESPONSE_ONLY) {
+                exactLast = p.psn;
+            } else if (conversation.pmtu > 0) {
+                exactLast = Psn.add(m.firstPsn, readSpan(m.dmaLength, conversation.pmtu) - 1);
+            }
+            if (exactLast >= 0) {
+                correctGuessedSpan(m, exactLast);
+            }
+        }
         if (starts) {
             acknowledgeThrough(Psn.add(p.psn, -1), p); // a READ response implies an ACK of what precedes it (R3.2)
         }
@@ -1440,6 +1454,22 @@ final class Channel {
             }
         }
         return null;
+    }
+
+    /**
+     * The span of a READ guessed from the next request's PSN was too long: the PSNs past its real end
+     * were requests the capture has not shown (lost, or missed), a gap since the frame that set the guess.
+     */
+    private void correctGuessedSpan(MessageBuilder m, int exactLast) {
+        if (Psn.diff(m.lastPsn, exactLast) > 0) {
+            for (int psn = Psn.add(exactLast, 1); Psn.diff(psn, m.lastPsn) <= 0; psn = Psn.add(psn, 1)) {
+                if (ringPsn[psn & (RING - 1)] != psn && !isGap(psn) && gaps.size() < limits.gapPsns()) {
+                    gaps.add(new long[]{psn, m.spanGuessedAt});
+                }
+            }
+            m.lastPsn = exactLast;
+        }
+        m.spanGuessedAt = 0;
     }
 
     /** A READ's bytes are the payload returned, each response PSN once (a re-read returns some again). */

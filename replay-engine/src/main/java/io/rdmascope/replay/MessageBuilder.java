@@ -24,6 +24,8 @@ final class MessageBuilder {
     long lastRequestNanos;
     /** RETH DMA length of a WRITE or READ, -1 when none was seen. */
     long dmaLength = -1;
+    /** A READ whose span was guessed from the next request's PSN (path MTU unknown): that frame, else 0. */
+    long spanGuessedAt;
     /** A READ's RETH virtual address and R_Key (a re-read from inside its span continues the same buffer). */
     long rethVa;
     long rethRkey;
