@@ -223,7 +223,7 @@ final class Channel {
             boolean midMessage = pos == Operation.Position.MIDDLE || pos == Operation.Position.LAST;
             boolean sameKind = open != null
                     && (open.kind == MessageKind.WRITE) == (p.opcode.operation().kind() == Operation.Kind.WRITE);
-            boolean continues = midMessage && sameKind;
+            boolean continues = midMessage && sameKind && !beyondWrite(open, p.psn);
             if (open != null) {
                 if (!open.ucDropped) {
                     open.ucDropped = true;
@@ -753,6 +753,19 @@ final class Channel {
         return starts == (r.psn == pending.firstPsn);
     }
 
+    /**
+     * Whether {@code psn} lies past the PSNs a WRITE's RETH DMA length gives it at the path MTU (R2.3):
+     * a packet there after a gap cannot continue it.
+     */
+    private boolean beyondWrite(MessageBuilder w, int psn) {
+        int pmtu = conversation.pmtu;
+        if (w == null || w.kind != MessageKind.WRITE || w.dmaLength < 0 || pmtu <= 0) {
+            return false;
+        }
+        long packets = Math.max(1, (w.dmaLength + pmtu - 1) / pmtu);
+        return Psn.diff(psn, w.firstPsn) >= packets;
+    }
+
     private static boolean carriesPathMtu(PacketFacts p) {
         Operation op = p.opcode.operation();
         return (op.kind() == Operation.Kind.SEND || op.kind() == Operation.Kind.WRITE)
@@ -840,7 +853,8 @@ final class Channel {
                 m.dmaLength = p.rethDmaLength;
             }
             open = m;
-        } else if (open == null || (open.kind == MessageKind.WRITE) != write) {
+        } else if (open == null || (open.kind == MessageKind.WRITE) != write
+                || ((gapBefore(p.psn) || ucSkipped) && beyondWrite(open, p.psn))) {
             if (gapBefore(p.psn) || firstRequest || ucSkipped) {
                 // Its FIRST is in a PSN gap (lost before the capture point, or missed by the capture) or
                 // before the capture began: a message the capture shows in part, not a sequence error.
