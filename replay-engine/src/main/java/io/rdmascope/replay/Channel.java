@@ -166,6 +166,10 @@ final class Channel {
             // length allows at the smallest path MTU: beyond that the PSNs are a gap.
             MessageBuilder read = readSpanPending;
             int distance = Psn.diff(p.psn, read.firstPsn);
+            Operation.Position pos = p.opcode.operation().position();
+            if (distance > 1 && (pos == Operation.Position.MIDDLE || pos == Operation.Position.LAST)) {
+                distance--; // a MIDDLE or LAST had its message's FIRST (or a MIDDLE) right before it
+            }
             settleReadSpan(Psn.add(read.firstPsn, Math.min(distance, maxReadSpan(read.dmaLength)) - 1));
             if (distance > 1) {
                 read.spanGuessedAt = p.frame; // a gap may hide lost requests too: its responses will tell
