@@ -631,7 +631,38 @@ final class Channel {
                 return m; // acknowledged as far as the capture showed it; its LAST comes now
             }
         }
+        // A WRITE whose DMA length reaches here, with packets between that the capture never showed.
+        int next = Psn.add(psn, 1);
+        for (MessageBuilder m : outstanding) {
+            if (m.lastMissing && writeSpans(m, next)) {
+                return m;
+            }
+        }
+        for (MessageBuilder m : recent) {
+            if (m.lastMissing && !m.emitted && writeSpans(m, next)) {
+                return m;
+            }
+        }
         return null;
+    }
+
+    /** Whether {@code psn} is past what the capture showed of WRITE {@code m} but inside its DMA length. */
+    private boolean writeSpans(MessageBuilder m, int psn) {
+        return m.kind == MessageKind.WRITE && m.dmaLength >= 0 && conversation.pmtu > 0
+                && Psn.diff(psn, m.newestPsn) > 0 && !beyondWrite(m, psn);
+    }
+
+    /** The end of a message whose LAST the capture has not shown: past its newest PSN, or its WRITE length's end. */
+    private int lastMissingEnd(MessageBuilder m) {
+        int end = Psn.add(m.lastPsn, 1);
+        if (m.kind == MessageKind.WRITE && m.dmaLength >= 0 && conversation.pmtu > 0) {
+            long packets = Math.max(1, (m.dmaLength + conversation.pmtu - 1) / conversation.pmtu);
+            int byLength = Psn.add(m.firstPsn, (int) packets - 1);
+            if (Psn.diff(byLength, end) > 0) {
+                end = byLength;
+            }
+        }
+        return end;
     }
 
     /**
@@ -1264,8 +1295,9 @@ final class Channel {
         int completed = 0;
         for (Iterator<MessageBuilder> it = outstanding.iterator(); it.hasNext(); ) {
             MessageBuilder m = it.next();
-            // A message whose LAST sits in a PSN gap ends past the newest PSN the capture showed of it.
-            int last = m.lastMissing ? Psn.add(m.lastPsn, 1) : m.lastPsn;
+            // A message whose LAST sits in a PSN gap ends past the newest PSN the capture showed of it (a WRITE
+            // where its DMA length says).
+            int last = m.lastMissing ? lastMissingEnd(m) : m.lastPsn;
             if (!m.kind.answeredByResponse() && m.closed && !m.finished() && Psn.diff(last, psn) <= 0) {
                 it.remove();
                 m.completionAckPsn = byAck ? p.psn : -1;
