@@ -455,6 +455,9 @@ final class Channel {
         }
         if (sendOrWrite && (pos == Operation.Position.FIRST || pos == Operation.Position.ONLY)) {
             MessageBuilder after = partialStartingAt(Psn.add(p.psn, 1));
+            if (after == null && pos == Operation.Position.FIRST) {
+                after = partialInsideWrite(p);
+            }
             if (after != null && pos == Operation.Position.FIRST) {
                 after.firstPsn = p.psn;
                 after.firstMissing = false;
@@ -695,6 +698,26 @@ final class Channel {
         head.status = Message.INCOMPLETE;
         head.completionFrame = null;
         head.latencyNanos = null;
+    }
+
+    /**
+     * For a WRITE FIRST: a message shown from a later packet on, inside the PSNs its DMA length gives
+     * it (the packets between were never captured).
+     */
+    private MessageBuilder partialInsideWrite(PacketFacts p) {
+        int pmtu = conversation.pmtu;
+        if (p.opcode.operation().kind() != Operation.Kind.WRITE || p.rethDmaLength < 0 || pmtu <= 0) {
+            return null;
+        }
+        int packets = (int) Math.max(1, (p.rethDmaLength + pmtu - 1) / pmtu);
+        for (int k = 2; k < packets; k++) {
+            MessageBuilder m = partialStartingAt(Psn.add(p.psn, k));
+            if (m != null && m.kind != MessageKind.SEND && m.kind != MessageKind.SEND_WITH_IMM
+                    && m.kind != MessageKind.SEND_WITH_INV) {
+                return m;
+            }
+        }
+        return null;
     }
 
     /** A SEND/WRITE that began without its FIRST at {@code psn}. */
