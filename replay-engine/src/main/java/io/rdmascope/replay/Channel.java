@@ -738,8 +738,8 @@ final class Channel {
         return null;
     }
 
-    /** Begins a message behind the head, kept in PSN order among the outstanding ones. */
-    private MessageBuilder insert(PacketFacts p, MessageKind kind, long bytes) {
+    /** A new message from request {@code p}, room made for it among the outstanding (the oldest gives way). */
+    private MessageBuilder newMessage(PacketFacts p, MessageKind kind, long bytes) {
         MessageBuilder m = new MessageBuilder(kind, p.psn, p.psn, p.frame, p.timeNanos);
         m.framePayloads.set(0, p.payloadLength);
         m.bytes = bytes;
@@ -749,14 +749,13 @@ final class Channel {
             reportLimit(p.frame, "outstanding messages per QP (" + limits.outstanding() + ")");
             retire(oldest);
         }
-        List<MessageBuilder> ordered = new ArrayList<>(outstanding);
-        int at = ordered.size();
-        while (at > 0 && Psn.diff(ordered.get(at - 1).firstPsn, p.psn) > 0) {
-            at--;
-        }
-        ordered.add(at, m);
-        outstanding.clear();
-        outstanding.addAll(ordered);
+        return m;
+    }
+
+    /** Begins a message behind the head, kept in PSN order among the outstanding ones. */
+    private MessageBuilder insert(PacketFacts p, MessageKind kind, long bytes) {
+        MessageBuilder m = newMessage(p, kind, bytes);
+        reinsert(m);
         return m;
     }
 
@@ -1056,15 +1055,7 @@ final class Channel {
     }
 
     private MessageBuilder begin(PacketFacts p, MessageKind kind, long bytes) {
-        MessageBuilder m = new MessageBuilder(kind, p.psn, p.psn, p.frame, p.timeNanos);
-        m.framePayloads.set(0, p.payloadLength);
-        m.bytes = bytes;
-        m.closed = kind.answeredByResponse();
-        if (outstanding.size() >= limits.outstanding()) {
-            MessageBuilder oldest = outstanding.pollFirst();
-            reportLimit(p.frame, "outstanding messages per QP (" + limits.outstanding() + ")");
-            retire(oldest);
-        }
+        MessageBuilder m = newMessage(p, kind, bytes);
         outstanding.addLast(m);
         return m;
     }
