@@ -259,6 +259,16 @@ final class Channel {
     /** A request PSN behind the newest: a duplicate copy or a retransmission. */
     private void resent(PacketFacts p, boolean seen, int slot) {
         MessageBuilder m = owner(p.psn);
+        if (m != null && m.kind == MessageKind.READ && m.spanGuessedAt > 0 && Psn.diff(p.psn, m.firstPsn) > 0
+                && p.opcode.operation().kind() != Operation.Kind.READ) {
+            // Not a READ: the READ's guessed span ended before this request's PSN.
+            int oldEnd = Psn.add(m.lastPsn, 1);
+            correctGuessedSpan(m, Psn.add(p.psn, -1));
+            if (runNext == oldEnd) {
+                runNext = p.psn; // a run through that READ goes on here
+            }
+            m = owner(p.psn);
+        }
         boolean continuesRun = runNext >= 0 && (p.psn == runNext
                 || (runNextMax >= 0 && Psn.within(p.psn, runNext, runNextMax)));
         if (seen && !continuesRun && ringIcrc[slot] == p.icrcValue() && ringIpId[slot] == p.ipId
