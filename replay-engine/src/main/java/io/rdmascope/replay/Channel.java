@@ -81,6 +81,10 @@ final class Channel {
     private final boolean[] ringBadCrc = new boolean[RING];
     private final int[] ringTransmissions = new int[RING];
     private final long[] ringSeq = new long[RING];
+    private final byte[] ringKind = new byte[RING];
+    /** The MSN of the answer to the newest PSN answered so far, and that PSN (-1 none). */
+    private int msnSeen;
+    private int msnSeenPsn = -1;
 
     /** Missing request PSNs and the frame after which each went missing (kept in pairs). */
     private final List<long[]> gaps = new ArrayList<>();
@@ -206,6 +210,7 @@ final class Channel {
 
     private void remember(PacketFacts p, int slot, int transmissions) {
         ringSeq[slot] = ++seq;
+        ringKind[slot] = (byte) p.opcode.operation().kind().ordinal();
         ringPsn[slot] = p.psn;
         ringFrame[slot] = p.frame;
         ringTime[slot] = p.timeNanos;
@@ -1139,6 +1144,27 @@ final class Channel {
         respond(p);
     }
 
+    /**
+     * An answer (READ response FIRST/ONLY, atomic ACK) to a request the capture never showed, at a PSN
+     * where one fits: at or past this requester's first request, not far past its newest, and no other
+     * kind of request captured there. Its request went by unseen (missed, or before the capture point
+     * when nothing resent it): nothing wrong with the traffic.
+     */
+    private boolean requestMissedByCapture(PacketFacts r, Operation.Kind kind) {
+        int slot = r.psn & (RING - 1);
+        if (ringPsn[slot] == r.psn) {
+            Operation.Kind captured = Operation.Kind.values()[ringKind[slot]];
+            return captured == kind || (kind == Operation.Kind.READ
+                    && (captured == Operation.Kind.FLUSH || captured == Operation.Kind.ATOMIC_WRITE));
+        }
+        // The MSN must have moved since the last answer to an earlier PSN (C9-148): the responder
+        // completed a request there. The same MSN means nothing new was executed: it answers nothing.
+        boolean msnMoved = msnSeenPsn < 0 || r.aethMsn < 0 || Psn.diff(r.psn, msnSeenPsn) <= 0
+                || Psn.diff(r.aethMsn, msnSeen) > 0;
+        return msnMoved && started && Psn.diff(r.psn, firstRequestPsn) >= 0
+                && Psn.diff(r.psn, Psn.add(nextPsn, -1)) <= AHEAD_SLACK && owner(r.psn) == null;
+    }
+
     /** A READ response MIDDLE/LAST on a PSN gap: the PSN is a READ's response span, not a request the capture missed. */
     private void dropResponseSpanGap(PacketFacts r) {
         Operation op = r.opcode.operation();
@@ -1276,6 +1302,10 @@ final class Channel {
                  RDMA_READ_RESPONSE_ONLY -> readResponse(p, op);
             default -> {
             }
+        }
+        if (p.aethMsn >= 0 && (msnSeenPsn < 0 || Psn.diff(p.psn, msnSeenPsn) > 0)) {
+            msnSeen = p.aethMsn; // the responder's message count at the newest PSN answered (C9-148)
+            msnSeenPsn = p.psn;
         }
     }
 
@@ -1438,7 +1468,7 @@ final class Channel {
                 return;
             }
         }
-        if (!resolveGap(p.psn, false)) {
+        if (!resolveGap(p.psn, false) && !requestMissedByCapture(p, Operation.Kind.ATOMIC)) {
             conversation.observe(new Observation.UnmatchedResponse(p.frame, conversation.id, p.psn,
                     Observation.Unmatched.ATOMIC_ACK));
         }
@@ -1478,7 +1508,8 @@ final class Channel {
         if (m == null) {
             if (!starts && isGap(p.psn)) {
                 dropGap(p.psn); // a response PSN of a READ the capture missed, not a missing request
-            } else if (!(starts && resolveGap(p.psn, false))) { // the READ request itself reached the responder
+            } else if (!(starts && resolveGap(p.psn, false)) // the READ request itself reached the responder
+                    && !(starts && requestMissedByCapture(p, Operation.Kind.READ))) {
                 conversation.observe(new Observation.UnmatchedResponse(p.frame, conversation.id, p.psn,
                         Observation.Unmatched.READ_RESPONSE));
             }
