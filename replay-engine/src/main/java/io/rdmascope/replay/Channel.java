@@ -46,7 +46,7 @@ final class Channel {
     static final long IMPLIED_NAK_NANOS = (4_096L << 14) / 2;
     /** Capture time a response is held waiting for the request it answers. */
     static final long HOLD_RESPONSE_NANOS = 1_000_000L;
-    private static final int HELD_RESPONSES = 64;
+    private static final int HELD_RESPONSES = 1024;
 
     private final Conversation conversation;
     /** Index of the requesting side in the conversation (0 or 1). */
@@ -1514,6 +1514,12 @@ final class Channel {
                         Observation.Unmatched.READ_RESPONSE));
             }
             return;
+        }
+        if (m.kind == MessageKind.READ && m.dmaLength > 0 && conversation.pmtu > 0 && m.spanGuessedAt == 0) {
+            int exact = Psn.add(m.firstPsn, readSpan(m.dmaLength, conversation.pmtu) - 1);
+            if (Psn.diff(exact, m.lastPsn) > 0) {
+                m.lastPsn = exact; // a READ placed before the path MTU was known spans what its length needs
+            }
         }
         if (m.spanGuessedAt > 0 && m.kind == MessageKind.READ) {
             int exactLast = -1;
