@@ -355,11 +355,9 @@ final class Channel {
      * A READ resent from inside its span re-reads from there (R3.7).
      */
     private void resentMessage(MessageBuilder m, PacketFacts p) {
-        m.responsePsnSince = -1;
-        m.responseNanosSince = -1;
         if (m.kind == MessageKind.READ) {
             m.readFromPsn = p.psn;
-            m.respondedSince.clear();
+            m.clearResponded();
         }
         reopen(m);
     }
@@ -405,17 +403,6 @@ final class Channel {
             }
         }
         return false;
-    }
-
-    /** Remembers, for READs and atomics, the newest response at or after their PSN (implied-NAK evidence). */
-    private static void noteResponse(Iterable<MessageBuilder> messages, PacketFacts p) {
-        for (MessageBuilder m : messages) {
-            if (m.kind.answeredByResponse() && Psn.diff(p.psn, m.firstPsn) >= 0
-                    && (m.responsePsnSince < 0 || Psn.diff(p.psn, m.responsePsnSince) >= 0)) {
-                m.responsePsnSince = p.psn;
-                m.responseNanosSince = p.timeNanos;
-            }
-        }
     }
 
     /** Puts a message back among the outstanding ones, in PSN order. */
@@ -554,38 +541,22 @@ final class Channel {
     /** Splits {@code m} after the LAST {@code p}: what follows becomes a message of its own, shown in part. */
     private void splitAfter(MessageBuilder m, PacketFacts p) {
         MessageBuilder tail = new MessageBuilder(m.kind, Psn.add(p.psn, 1), m.lastPsn, 0, m.firstTimeNanos);
-        tail.frames.clear();
-        tail.framePsns.clear();
-        tail.framePayloads.clear();
-        tail.frameTimes.clear();
-        for (int i = m.frames.size() - 1; i >= 0; i--) {
-            if (m.framePsns.get(i) >= 0 && Psn.diff(m.framePsns.get(i), p.psn) > 0) {
-                tail.frames.add(0, m.frames.remove(i));
-                tail.framePsns.add(0, m.framePsns.remove(i));
-                tail.framePayloads.add(0, m.framePayloads.remove(i));
-                tail.frameTimes.add(0, m.frameTimes.remove(i));
-            }
-        }
+        m.moveFramesAfter(p.psn, tail);
         if (tail.frames.isEmpty()) {
             countBytes(m, p);
             m.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
             return;
         }
         tail.firstMissing = true;
-        tail.firstPsn = Psn.add(p.psn, 1);
-        int lowest = tail.framePsns.get(0);
-        for (int psn : tail.framePsns) {
-            lowest = Psn.diff(psn, lowest) < 0 ? psn : lowest;
-        }
-        tail.firstPsn = lowest;
+        tail.firstPsn = tail.lowestPsn(Psn.add(p.psn, 1));
         tail.newestPsn = m.newestPsn;
         tail.closed = m.closed;
         tail.lastMissing = m.lastMissing;
         tail.immediate = m.immediate;
         tail.invalidatedRkey = m.invalidatedRkey;
-        tail.firstTimeNanos = java.util.Collections.min(tail.frameTimes);
-        tail.lastRequestNanos = java.util.Collections.max(tail.frameTimes);
-        tail.bytes = distinctBytes(tail);
+        tail.firstTimeNanos = tail.earliestFrameNanos();
+        tail.lastRequestNanos = tail.latestFrameNanos();
+        tail.bytes = tail.distinctBytes();
         if (open == m) {
             open = tail;
         }
@@ -595,25 +566,13 @@ final class Channel {
         m.newestPsn = p.psn;
         m.lastPsn = p.psn;
         m.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
-        m.bytes = distinctBytes(m);
+        m.bytes = m.distinctBytes();
         reopen(m);
         if (m.status.equals(Message.INCOMPLETE) && !outstanding.contains(m)) {
             reinsert(m);
         }
         finishClosed(m, p, p.opcode.operation());
         reinsert(tail);
-    }
-
-    /** Payload the captured frames of {@code m} carry, each PSN once. */
-    private static long distinctBytes(MessageBuilder m) {
-        java.util.Set<Integer> seen = new java.util.HashSet<>();
-        long total = 0;
-        for (int i = 0; i < m.frames.size(); i++) {
-            if (seen.add(m.framePsns.get(i))) {
-                total += m.framePayloads.get(i);
-            }
-        }
-        return total;
     }
 
     /** A SEND/WRITE whose LAST (or ONLY) is here: whole at the requester (UC: delivered). */
@@ -693,10 +652,7 @@ final class Channel {
         if (open == tail) {
             open = head;
         }
-        head.frames.addAll(tail.frames);
-        head.framePsns.addAll(tail.framePsns);
-        head.framePayloads.addAll(tail.framePayloads);
-        head.frameTimes.addAll(tail.frameTimes);
+        head.appendFrames(tail);
         head.lastRequestNanos = Math.max(head.lastRequestNanos, tail.lastRequestNanos);
         head.bytes += tail.bytes;
         head.lastPsn = tail.lastPsn;
@@ -756,7 +712,7 @@ final class Channel {
     /** A new message from request {@code p}, room made for it among the outstanding (the oldest gives way). */
     private MessageBuilder newMessage(PacketFacts p, MessageKind kind, long bytes) {
         MessageBuilder m = new MessageBuilder(kind, p.psn, p.psn, p.frame, p.timeNanos);
-        m.framePayloads.set(0, p.payloadLength);
+        m.firstPayload(p.payloadLength);
         m.bytes = bytes;
         m.closed = kind.answeredByResponse();
         if (outstanding.size() >= limits.outstanding()) {
@@ -1292,8 +1248,6 @@ final class Channel {
         recentResponseNanos[recentResponseNext] = p.timeNanos;
         recentResponseSeq[recentResponseNext] = ++seq;
         recentResponseNext = (recentResponseNext + 1) % RECENT_RESPONSES;
-        noteResponse(outstanding, p);
-        noteResponse(recent, p); // one answered already may be resent if its answer was lost after the capture
         Operation op = p.opcode.operation();
         switch (op) {
             case ACKNOWLEDGE -> acknowledge(p);
@@ -1544,7 +1498,7 @@ final class Channel {
         m.responseFrames.add((int) p.frame);
         countReadBytes(m, p);
         if (m.kind == MessageKind.READ) {
-            m.respondedSince.set(Psn.diff(p.psn, m.firstPsn));
+            m.markResponded(Psn.diff(p.psn, m.firstPsn));
         }
         if ((op == Operation.RDMA_READ_RESPONSE_LAST || op == Operation.RDMA_READ_RESPONSE_ONLY) && answeredWhole(m)) {
             outstanding.remove(m);
@@ -1587,8 +1541,7 @@ final class Channel {
     private static void countReadBytes(MessageBuilder m, PacketFacts p) {
         if (m.kind == MessageKind.READ) {
             int offset = Psn.diff(p.psn, m.firstPsn);
-            if (offset >= 0 && !m.countedResponses.get(offset)) {
-                m.countedResponses.set(offset);
+            if (offset >= 0 && m.countResponseOnce(offset)) {
                 m.bytes += p.payloadLength;
             }
         }
@@ -1604,7 +1557,7 @@ final class Channel {
         }
         int from = Psn.diff(m.readFromPsn, m.firstPsn);
         int to = Psn.diff(m.lastPsn, m.firstPsn);
-        return from < 0 || m.respondedSince.nextClearBit(from) > to;
+        return from < 0 || m.respondedFrom(from, to);
     }
 
     // ---- lifecycle ----------------------------------------------------------------------------------

@@ -32,10 +32,14 @@ final class Conversation {
     long passiveCommId;
     /**
      * Messages completed per ACK frame, counted as messages are emitted (final: no resend can reopen them
-     * then), in order of first completion; bounded, the oldest reported first.
+     * then): the last {@value #ACK_SLOTS} ACK frames, the oldest reported as it leaves.
      */
-    private final java.util.LinkedHashMap<Long, int[]> ackCompletions = new java.util.LinkedHashMap<>();
-    private static final int ACK_COMPLETIONS_KEPT = 4096;
+    private static final int ACK_SLOTS = 64;
+    private final long[] ackFrame = new long[ACK_SLOTS];
+    private final int[] ackCount = new int[ACK_SLOTS];
+    private final int[] ackPsn = new int[ACK_SLOTS];
+    private int ackNext;
+    private int ackUsed;
     /** The capture showed this connection's CM REQ (a REP may have come first, or alone). */
     boolean reqSeen;
     /** Time of the frame being replayed, set by the engine before it hands the frame over. */
@@ -130,11 +134,7 @@ final class Conversation {
         }
         m.emitted = true;
         if (m.completionAckPsn >= 0 && m.completionFrame != null && Message.COMPLETED.equals(m.status)) {
-            int[] entry = ackCompletions.computeIfAbsent(m.completionFrame.longValue(), k -> new int[]{0, m.completionAckPsn});
-            entry[0]++;
-            if (ackCompletions.size() > ACK_COMPLETIONS_KEPT) {
-                flushAckCompletions(ackCompletions.size() - ACK_COMPLETIONS_KEPT / 2);
-            }
+            countAckCompletion(m.completionFrame, m.completionAckPsn);
         }
         Endpoint from = endpoints[side];
         Endpoint to = endpoints[1 - side];
@@ -160,15 +160,30 @@ final class Conversation {
         }
     }
 
-    /** Reports coalesced ACKs among the {@code n} oldest ACK frames counted (R3.2: one ACK, several messages). */
-    private void flushAckCompletions(int n) {
-        var it = ackCompletions.entrySet().iterator();
-        for (int i = 0; i < n && it.hasNext(); i++) {
-            var e = it.next();
-            if (e.getValue()[0] > 1) {
-                observe(new Observation.CoalescedAck(e.getKey(), id, e.getValue()[1], e.getValue()[0]));
+    /** One more message completed by the ACK in {@code frame}: the slot of that frame, most recent first. */
+    private void countAckCompletion(long frame, int psn) {
+        for (int k = 0; k < ackUsed; k++) {
+            int slot = (ackNext - 1 - k + ACK_SLOTS) % ACK_SLOTS;
+            if (ackFrame[slot] == frame) {
+                ackCount[slot]++;
+                return;
             }
-            it.remove();
+        }
+        if (ackUsed == ACK_SLOTS) {
+            flushAckSlot((ackNext - ACK_SLOTS + ACK_SLOTS) % ACK_SLOTS);
+            ackUsed--;
+        }
+        ackFrame[ackNext] = frame;
+        ackCount[ackNext] = 1;
+        ackPsn[ackNext] = psn;
+        ackNext = (ackNext + 1) % ACK_SLOTS;
+        ackUsed++;
+    }
+
+    /** An ACK frame leaves the window: one that completed several messages is a coalesced ACK (R3.2). */
+    private void flushAckSlot(int slot) {
+        if (ackCount[slot] > 1) {
+            observe(new Observation.CoalescedAck(ackFrame[slot], id, ackPsn[slot], ackCount[slot]));
         }
     }
 
@@ -178,7 +193,10 @@ final class Conversation {
                 c.finish(captureEndNanos);
             }
         }
-        flushAckCompletions(ackCompletions.size());
+        for (int k = ackUsed; k > 0; k--) {
+            flushAckSlot((ackNext - k + ACK_SLOTS) % ACK_SLOTS);
+        }
+        ackUsed = 0;
         if (inversionNanos >= 0) {
             observe(new Observation.TimestampInversion(inversionFrame, id, inversionNanos,
                     endpoints[inversionSide].address.text()));

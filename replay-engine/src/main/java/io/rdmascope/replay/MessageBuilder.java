@@ -14,10 +14,17 @@ final class MessageBuilder {
     /** Payload seen (each PSN once); for a READ the bytes returned so far. */
     long bytes;
     final List<Integer> frames = new ArrayList<>(2);
-    /** The PSN and payload of each request frame, in step with {@code frames} (a message split later needs them). */
-    final List<Integer> framePsns = new ArrayList<>(2);
-    final List<Long> framePayloads = new ArrayList<>(2);
-    final List<Long> frameTimes = new ArrayList<>(2);
+    /**
+     * The PSN, payload and time of each request frame, in step with {@code frames} (a message split or
+     * joined later needs them): primitive arrays, as one message is made per few frames on the hot path.
+     */
+    private int[] framePsn;
+    private long[] framePayload;
+    private long[] frameTime;
+    /** The first frame's, kept in fields: most messages have one frame, so the arrays come with the second. */
+    private int firstFramePsn;
+    private long firstFramePayload;
+    private long firstFrameTime;
     final List<Integer> responseFrames = new ArrayList<>(0);
     long firstTimeNanos;
     /** Time of the newest request frame (the ACK timer restarts with each transmission). */
@@ -54,18 +61,11 @@ final class MessageBuilder {
     int completionAckPsn = -1;
     /** Its completion went into the conversation's statistics (a reopened message is not counted twice). */
     boolean counted;
-    /**
-     * READs, atomics, FLUSH, ATOMIC WRITE: the newest response PSN at or after its first PSN seen since
-     * its last transmission, and when (-1 none): a resend soon after one beyond its own PSN is an
-     * implied NAK (R3.2, R3.7), not a timeout.
-     */
-    int responsePsnSince = -1;
-    long responseNanosSince = -1;
     /** READ: PSN of its last transmission (a re-read starts inside the span, R3.7) and what was answered since. */
     int readFromPsn;
-    final java.util.BitSet respondedSince = new java.util.BitSet();
-    /** READ: response PSNs whose payload was counted (each once). */
-    final java.util.BitSet countedResponses = new java.util.BitSet();
+    /** READ only, made when first needed: response PSN offsets answered since the last transmission, and counted. */
+    private java.util.BitSet respondedSince;
+    private java.util.BitSet countedResponses;
 
     MessageBuilder(MessageKind kind, int firstPsn, int lastPsn, long firstFrame, long firstTimeNanos) {
         this.kind = kind;
@@ -73,9 +73,8 @@ final class MessageBuilder {
         this.lastPsn = lastPsn;
         this.newestPsn = firstPsn;
         this.frames.add((int) firstFrame);
-        this.framePsns.add(firstPsn);
-        this.framePayloads.add(0L);
-        this.frameTimes.add(firstTimeNanos);
+        this.firstFramePsn = firstPsn;
+        this.firstFrameTime = firstTimeNanos;
         this.firstTimeNanos = firstTimeNanos;
         this.lastRequestNanos = firstTimeNanos;
         this.readFromPsn = firstPsn;
@@ -86,10 +85,9 @@ final class MessageBuilder {
     }
 
     void addFrame(long frame, long timeNanos, int psn, long payload) {
+        int i = frames.size();
         frames.add((int) frame);
-        framePsns.add(psn);
-        framePayloads.add(payload);
-        frameTimes.add(timeNanos);
+        set(i, psn, payload, timeNanos);
         lastRequestNanos = Math.max(lastRequestNanos, timeNanos);
         if (timeNanos < firstTimeNanos && frame < frames.get(0)) {
             firstTimeNanos = timeNanos;
@@ -108,9 +106,144 @@ final class MessageBuilder {
         return frames;
     }
 
-    /** Whether one of its captured request frames carried {@code psn}. */
-    boolean carried(int psn) {
-        return framePsns.contains(psn);
+    private void set(int i, int psn, long payload, long time) {
+        if (i == 0) {
+            firstFramePsn = psn;
+            firstFramePayload = payload;
+            firstFrameTime = time;
+            return;
+        }
+        if (framePsn == null || i > framePsn.length) {
+            int n = Math.max(i + 1, framePsn == null ? 4 : (framePsn.length + 1) * 2);
+            framePsn = framePsn == null ? new int[n] : java.util.Arrays.copyOf(framePsn, n);
+            framePayload = framePayload == null ? new long[n] : java.util.Arrays.copyOf(framePayload, n);
+            frameTime = frameTime == null ? new long[n] : java.util.Arrays.copyOf(frameTime, n);
+        }
+        framePsn[i - 1] = psn;
+        framePayload[i - 1] = payload;
+        frameTime[i - 1] = time;
+    }
+
+    private int psnAt(int i) {
+        return i == 0 ? firstFramePsn : framePsn[i - 1];
+    }
+
+    private long payloadAt(int i) {
+        return i == 0 ? firstFramePayload : framePayload[i - 1];
+    }
+
+    private long timeAt(int i) {
+        return i == 0 ? firstFrameTime : frameTime[i - 1];
+    }
+
+    /** The payload of the first frame (the constructor knows only its PSN and time). */
+    void firstPayload(long payload) {
+        firstFramePayload = payload;
+    }
+
+    /** Appends every frame of {@code other}. */
+    void appendFrames(MessageBuilder other) {
+        for (int i = 0; i < other.frames.size(); i++) {
+            addFrame(other.frames.get(i), other.timeAt(i), other.psnAt(i), other.payloadAt(i));
+        }
+    }
+
+    /** Moves the frames carrying PSNs after {@code psn} into {@code tail} (which starts empty). */
+    void moveFramesAfter(int psn, MessageBuilder tail) {
+        tail.frames.clear();
+        int n = frames.size();
+        int[] psns = new int[n];
+        long[] payloads = new long[n];
+        long[] times = new long[n];
+        for (int i = 0; i < n; i++) {
+            psns[i] = psnAt(i);
+            payloads[i] = payloadAt(i);
+            times[i] = timeAt(i);
+        }
+        List<Integer> all = new ArrayList<>(frames);
+        frames.clear();
+        for (int i = 0; i < n; i++) {
+            MessageBuilder to = psns[i] >= 0 && Psn.diff(psns[i], psn) > 0 ? tail : this;
+            int j = to.frames.size();
+            to.frames.add(all.get(i));
+            to.set(j, psns[i], payloads[i], times[i]);
+        }
+    }
+
+    /** The lowest PSN among its frames (in PSN order), or {@code fallback} when none carries one. */
+    int lowestPsn(int fallback) {
+        int lowest = fallback;
+        boolean any = false;
+        for (int i = 0; i < frames.size(); i++) {
+            int p = psnAt(i);
+            if (p >= 0 && (!any || Psn.diff(p, lowest) < 0)) {
+                lowest = p;
+                any = true;
+            }
+        }
+        return lowest;
+    }
+
+    long earliestFrameNanos() {
+        long t = Long.MAX_VALUE;
+        for (int i = 0; i < frames.size(); i++) {
+            t = Math.min(t, timeAt(i));
+        }
+        return t;
+    }
+
+    long latestFrameNanos() {
+        long t = Long.MIN_VALUE;
+        for (int i = 0; i < frames.size(); i++) {
+            t = Math.max(t, timeAt(i));
+        }
+        return t;
+    }
+
+    /** Payload its captured frames carry, each PSN once. */
+    long distinctBytes() {
+        long total = 0;
+        for (int i = 0; i < frames.size(); i++) {
+            boolean repeat = false;
+            for (int j = 0; j < i && !repeat; j++) {
+                repeat = psnAt(j) == psnAt(i);
+            }
+            if (!repeat) {
+                total += payloadAt(i);
+            }
+        }
+        return total;
+    }
+
+    /** READ: response PSN offset {@code offset} was answered since the last transmission. */
+    void markResponded(int offset) {
+        if (respondedSince == null) {
+            respondedSince = new java.util.BitSet();
+        }
+        respondedSince.set(offset);
+    }
+
+    void clearResponded() {
+        if (respondedSince != null) {
+            respondedSince.clear();
+        }
+    }
+
+    /** READ: whether every response offset from {@code from} to {@code to} was answered since. */
+    boolean respondedFrom(int from, int to) {
+        return respondedSince != null && respondedSince.nextClearBit(from) > to;
+    }
+
+    /** READ: true the first time a response offset is counted. */
+    boolean countResponseOnce(int offset) {
+        if (countedResponses == null) {
+            countedResponses = new java.util.BitSet();
+        }
+        if (countedResponses.get(offset)) {
+            return false;
+        }
+        countedResponses.set(offset);
+        return true;
     }
 
     boolean finished() {
