@@ -54,7 +54,6 @@ public enum Expected {
     // ---- observations without a finding ----
     COALESCED_ACK("coalesced_ack", null, null),
     TIMESTAMP_INVERSION("timestamp_inversion", "IB-CAP-004", Severity.NOTE),
-    PAIRING_UNDECIDED("pairing_undecided", "IB-CAP-005", Severity.NOTE),
     PSN_WRAP("psn_wrap", null, null),
     QP_STATE("qp_state", null, null),
     MPA_RESYNC("mpa_resync", null, null);
