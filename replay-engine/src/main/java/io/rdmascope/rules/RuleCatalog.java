@@ -47,12 +47,12 @@ public final class RuleCatalog {
                     "A request was sent less than one ACK timeout before the capture stopped and has no answer in "
                             + "it; the answer may simply have come later. Capture a little longer to know.",
                     "unanswered_at_capture_end"),
-            rule("IB-CAP-004", Severity.NOTE, "Responses timestamped before their requests",
-                    "capture timestamps (not a protocol fault)",
+            rule("IB-CAP-004", Severity.NOTE, "Responses stamped before their requests",
+                    "capture time stamps (not a protocol fault)",
                     "Responses reached the capture before the requests they answer. A host capturing its own "
-                            + "traffic timestamps its transmissions when the capture path sees them, which can be after "
+                            + "traffic stamps its transmissions when its capture path sees them, which can be after "
                             + "the peer's reply arrived. The replay puts them back in causal order; the note gives the "
-                            + "largest skew and the host whose timestamps lag. Latencies of that host's requests read "
+                            + "largest skew and the host whose clock stamps lag. Latencies of that host's requests read "
                             + "short (even negative) by up to that much.",
                     "timestamp_inversion"),
             rule("IB-CAP-005", Severity.NOTE, "Direction not paired with its reverse",

@@ -565,6 +565,9 @@ public final class Connection {
             captured(p, frame);
         }
         lastDelivery = fate == Fate.DELIVERED || fate == Fate.NOT_CAPTURED ? deliver(p) : Delivery.NOT_RECEIVED;
+        if (fate == Fate.NOT_CAPTURED && p.message.record != null && lastDelivery == Delivery.ACCEPTED) {
+            p.message.record.partial = Boolean.TRUE; // the responder took it; the capture never shows it
+        }
         return frame;
     }
 

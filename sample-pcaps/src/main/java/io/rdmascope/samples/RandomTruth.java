@@ -722,6 +722,6 @@ final class RandomTruth {
         Host responder = f.responder();
         return new Truth.Message(conversation, p.wire.address(requester), p.wire.address(responder), srcQp,
                 f.responderQpn(), kind, p.service.name(), firstPsn, lastPsn, bytes, List.copyOf(frames),
-                List.copyOf(responseFrames), completionFrame, latency, status, immediate, invalidate);
+                List.copyOf(responseFrames), completionFrame, latency, status, immediate, invalidate, null);
     }
 }

@@ -45,7 +45,8 @@ public record Truth(String scenario, String description, long seed, String captu
                           String transport, int firstPsn, int lastPsn, long bytes, List<Integer> frames,
                           List<Integer> responseFrames, Integer completionFrame, Long latencyNanos, String status,
                           @JsonInclude(JsonInclude.Include.NON_NULL) Long immediate,
-                          @JsonInclude(JsonInclude.Include.NON_NULL) Long invalidatedRkey) {
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Long invalidatedRkey,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Boolean partial) {
     }
 
     /** Something an observer must notice, at a frame (null when nothing shows on the wire). */

@@ -45,6 +45,8 @@ final class TruthLog {
         Long latencyNanos;
         Long immediate;
         Long invalidatedRkey;
+        /** A packet of it crossed the wire but the capture never showed it (messages --json "partial"). */
+        Boolean partial;
 
         MessageRecord(int connection, String kind, int firstPsn, int lastPsn, long bytes) {
             this.connection = connection;
@@ -93,7 +95,7 @@ final class TruthLog {
                     return new Truth.Message(ids.get(m.connection), c.requester.address(), c.responder.address(),
                             srcQp, c.responder.qpn(), m.kind, c.transport, m.firstPsn, m.lastPsn, m.bytes,
                             List.copyOf(m.frames), List.copyOf(m.responseFrames), m.completionFrame, m.latencyNanos,
-                            m.status, m.immediate, m.invalidatedRkey);
+                            m.status, m.immediate, m.invalidatedRkey, m.partial);
                 }).toList();
         List<ObservationRecord> sorted = observations.stream()
                 .sorted(Comparator.comparing(ObservationRecord::frame, nullsLast)).toList();
