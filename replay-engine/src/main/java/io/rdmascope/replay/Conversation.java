@@ -40,6 +40,9 @@ final class Conversation {
     private final int[] ackPsn = new int[ACK_SLOTS];
     private int ackNext;
     private int ackUsed;
+    private static final int ACK_INDEX = 128;
+    private final long[] ackIndexFrame = new long[ACK_INDEX];
+    private final int[] ackIndexSlot = new int[ACK_INDEX];
     /** The capture showed this connection's CM REQ (a REP may have come first, or alone). */
     boolean reqSeen;
     /** Time of the frame being replayed, set by the engine before it hands the frame over. */
@@ -160,24 +163,72 @@ final class Conversation {
         }
     }
 
-    /** One more message completed by the ACK in {@code frame}: the slot of that frame, most recent first. */
+    /** One more message completed by the ACK in {@code frame}. */
     private void countAckCompletion(long frame, int psn) {
-        for (int k = 0; k < ackUsed; k++) {
-            int slot = (ackNext - 1 - k + ACK_SLOTS) % ACK_SLOTS;
-            if (ackFrame[slot] == frame) {
-                ackCount[slot]++;
-                return;
-            }
+        int slot = findAckSlot(frame);
+        if (slot >= 0) {
+            ackCount[slot]++;
+            return;
         }
         if (ackUsed == ACK_SLOTS) {
-            flushAckSlot((ackNext - ACK_SLOTS + ACK_SLOTS) % ACK_SLOTS);
+            int oldest = (ackNext - ACK_SLOTS + ACK_SLOTS) % ACK_SLOTS;
+            flushAckSlot(oldest);
+            unindexAck(ackFrame[oldest]);
             ackUsed--;
         }
         ackFrame[ackNext] = frame;
         ackCount[ackNext] = 1;
         ackPsn[ackNext] = psn;
+        indexAck(frame, ackNext);
         ackNext = (ackNext + 1) % ACK_SLOTS;
         ackUsed++;
+    }
+
+    // A small open-addressing index (linear probing, frame -> slot + 1; 0 empty) so that counting a
+    // completion costs a probe or two, not a scan of the window.
+    private int findAckSlot(long frame) {
+        for (int i = ackHash(frame); ackIndexSlot[i] != 0; i = (i + 1) & (ACK_INDEX - 1)) {
+            if (ackIndexFrame[i] == frame) {
+                return ackIndexSlot[i] - 1;
+            }
+        }
+        return -1;
+    }
+
+    private void indexAck(long frame, int slot) {
+        int i = ackHash(frame);
+        while (ackIndexSlot[i] != 0) {
+            i = (i + 1) & (ACK_INDEX - 1);
+        }
+        ackIndexFrame[i] = frame;
+        ackIndexSlot[i] = slot + 1;
+    }
+
+    /** Removes {@code frame}, shifting later entries of its probe run back (no tombstones). */
+    private void unindexAck(long frame) {
+        int i = ackHash(frame);
+        while (ackIndexSlot[i] != 0 && ackIndexFrame[i] != frame) {
+            i = (i + 1) & (ACK_INDEX - 1);
+        }
+        if (ackIndexSlot[i] == 0) {
+            return;
+        }
+        ackIndexSlot[i] = 0;
+        for (int j = (i + 1) & (ACK_INDEX - 1); ackIndexSlot[j] != 0; j = (j + 1) & (ACK_INDEX - 1)) {
+            long f = ackIndexFrame[j];
+            int s = ackIndexSlot[j];
+            ackIndexSlot[j] = 0;
+            int k = ackHash(f);
+            while (ackIndexSlot[k] != 0) {
+                k = (k + 1) & (ACK_INDEX - 1);
+            }
+            ackIndexFrame[k] = f;
+            ackIndexSlot[k] = s;
+        }
+    }
+
+    private static int ackHash(long frame) {
+        return (int) (frame * 0x9E3779B97F4A7C15L >>> 57) & (ACK_INDEX - 1);
     }
 
     /** An ACK frame leaves the window: one that completed several messages is a coalesced ACK (R3.2). */
@@ -197,6 +248,7 @@ final class Conversation {
             flushAckSlot((ackNext - k + ACK_SLOTS) % ACK_SLOTS);
         }
         ackUsed = 0;
+        java.util.Arrays.fill(ackIndexSlot, 0);
         if (inversionNanos >= 0) {
             observe(new Observation.TimestampInversion(inversionFrame, id, inversionNanos,
                     endpoints[inversionSide].address.text()));
