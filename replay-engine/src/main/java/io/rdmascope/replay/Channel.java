@@ -519,12 +519,7 @@ final class Channel {
     }
 
     private boolean isGap(int psn) {
-        for (long[] g : gaps) {
-            if (g[0] == psn) {
-                return true;
-            }
-        }
-        return false;
+        return hasGap(psn, psn);
     }
 
     /**
@@ -633,8 +628,7 @@ final class Channel {
     private int lastMissingEnd(MessageBuilder m) {
         int end = Psn.add(m.lastPsn, 1);
         if (m.kind == MessageKind.WRITE && m.dmaLength >= 0 && conversation.pmtu > 0) {
-            long packets = Math.max(1, (m.dmaLength + conversation.pmtu - 1) / conversation.pmtu);
-            int byLength = Psn.add(m.firstPsn, (int) packets - 1);
+            int byLength = Psn.add(m.firstPsn, packetsAtMtu(m.dmaLength, conversation.pmtu) - 1);
             if (Psn.diff(byLength, end) > 0) {
                 end = byLength;
             }
@@ -680,7 +674,7 @@ final class Channel {
         if (p.opcode.operation().kind() != Operation.Kind.WRITE || p.rethDmaLength < 0 || pmtu <= 0) {
             return null;
         }
-        int packets = (int) Math.max(1, (p.rethDmaLength + pmtu - 1) / pmtu);
+        int packets = packetsAtMtu(p.rethDmaLength, pmtu);
         for (int k = 2; k < packets; k++) {
             MessageBuilder m = partialStartingAt(Psn.add(p.psn, k));
             if (m != null && m.kind != MessageKind.SEND && m.kind != MessageKind.SEND_WITH_IMM
@@ -734,15 +728,9 @@ final class Channel {
         gaps.removeIf(g -> g[0] == psn);
     }
 
-    /** Whether the PSN just before {@code psn} is one the capture has not shown (or the channel starts here). */
+    /** Whether the PSN just before {@code psn} is one the capture has not shown (a PSN gap). */
     private boolean gapBefore(int psn) {
-        int before = Psn.add(psn, -1);
-        for (long[] g : gaps) {
-            if (g[0] == before) {
-                return true;
-            }
-        }
-        return false;
+        return isGap(Psn.add(psn, -1));
     }
 
     /**
@@ -772,8 +760,7 @@ final class Channel {
      */
     private boolean answersPendingRead(PacketFacts r) {
         MessageBuilder pending = readSpanPending;
-        if (pending == null
-                || !Psn.within(r.psn, pending.firstPsn, Psn.add(pending.firstPsn, maxReadSpan(pending.dmaLength) - 1))) {
+        if (pending == null || !withinPossibleSpan(pending, r.psn)) {
             return false;
         }
         Operation op = r.opcode.operation();
@@ -790,8 +777,7 @@ final class Channel {
         if (w == null || w.kind != MessageKind.WRITE || w.dmaLength < 0 || pmtu <= 0) {
             return false;
         }
-        long packets = Math.max(1, (w.dmaLength + pmtu - 1) / pmtu);
-        return Psn.diff(psn, w.firstPsn) >= packets;
+        return Psn.diff(psn, w.firstPsn) >= packetsAtMtu(w.dmaLength, pmtu);
     }
 
     private static boolean carriesPathMtu(PacketFacts p) {
@@ -801,7 +787,13 @@ final class Channel {
                 && Conversation.isPathMtu(p.payloadLength);
     }
 
-    private static int maxReadSpan(long dmaLength) {
+    /** Whether {@code psn} lies in the PSNs READ {@code read} could occupy, whatever the path MTU. */
+    private static boolean withinPossibleSpan(MessageBuilder read, int psn) {
+        return Psn.within(psn, read.firstPsn, Psn.add(read.firstPsn, maxReadSpan(read.dmaLength) - 1));
+    }
+
+    /** The most PSNs a READ of this length can occupy: one per 256 bytes, the smallest path MTU (R1.3). */
+    static int maxReadSpan(long dmaLength) {
         return dmaLength <= 256 ? 1 : (int) Math.min(1 << 20, (dmaLength + 255) / 256);
     }
 
@@ -1038,7 +1030,12 @@ final class Channel {
         if (pmtu <= 0) {
             return dmaLength <= 256 ? 1 : -1; // one packet whatever the MTU, else unknown until the MTU is
         }
-        return (int) Math.max(1, (dmaLength + pmtu - 1) / pmtu);
+        return packetsAtMtu(dmaLength, pmtu);
+    }
+
+    /** Packets (PSNs) a READ or WRITE of {@code length} bytes takes at path MTU {@code pmtu} (R1.3, R2.3). */
+    private static int packetsAtMtu(long length, int pmtu) {
+        return (int) Math.max(1, (length + pmtu - 1) / pmtu);
     }
 
     private void settleReadSpan(int lastPsn) {
@@ -1162,8 +1159,7 @@ final class Channel {
             return false;
         }
         MessageBuilder read = readSpanPending;
-        return read == null || !isReadResponse(r)
-                || !Psn.within(r.psn, read.firstPsn, Psn.add(read.firstPsn, maxReadSpan(read.dmaLength) - 1));
+        return read == null || !isReadResponse(r) || !withinPossibleSpan(read, r.psn);
     }
 
     private static boolean isReadResponse(PacketFacts r) {

@@ -80,10 +80,6 @@ final class MessageBuilder {
         this.readFromPsn = firstPsn;
     }
 
-    void addFrame(long frame, long timeNanos) {
-        addFrame(frame, timeNanos, -1, 0);
-    }
-
     void addFrame(long frame, long timeNanos, int psn, long payload) {
         int i = frames.size();
         frames.add((int) frame);

@@ -127,7 +127,7 @@ public final class ReplayEngine {
                 return false;
             }
             if (op.isRequest()) {
-                int end = Psn.add(p.psn, op.kind() == Operation.Kind.READ ? maxReadSpan(p.rethDmaLength) : 1);
+                int end = Psn.add(p.psn, op.kind() == Operation.Kind.READ ? Channel.maxReadSpan(p.rethDmaLength) : 1);
                 if (!hasRequests) {
                     hasRequests = true;
                     firstRequestPsn = p.psn;
@@ -177,11 +177,6 @@ public final class ReplayEngine {
         }
     }
 
-    /** The most PSNs a READ of this length can occupy: one per 256 bytes, the smallest path MTU (R1.3). */
-    private static int maxReadSpan(long dmaLength) {
-        return dmaLength <= 256 ? 1 : (int) Math.min(1 << 20, (dmaLength + 255) / 256);
-    }
-
     public ReplayEngine(ReplayListener listener) {
         this(listener, ReplayLimits.defaults());
     }
@@ -189,12 +184,13 @@ public final class ReplayEngine {
     public ReplayEngine(ReplayListener listener, ReplayLimits limits) {
         this.listener = listener;
         this.limits = limits;
-        this.iwarp = new IwarpReplay(listener, limits, this::newId);
+        this.iwarp = new IwarpReplay(listener, limits, () -> newId(currentFrame));
     }
 
-    private String newId() {
+    /** A provisional conversation id, remembered with the conversation's first frame for the final numbering. */
+    private String newId(long firstFrame) {
         String id = String.valueOf(nextConversationId++);
-        firstFrameOfId.put(id, currentFrame);
+        firstFrameOfId.put(id, firstFrame);
         return id;
     }
 
@@ -649,8 +645,7 @@ public final class ReplayEngine {
             }
             return null;
         }
-        String id = newId();
-        firstFrameOfId.put(id, firstFrame);
+        String id = newId(firstFrame);
         Conversation c = new Conversation(id, transport, side0, side1, listener, limits, capture);
         conversations.put(id, c);
         byHosts.computeIfAbsent(PairKey.of(side0, side1), k -> new ArrayList<>(1)).add(c);
