@@ -1,7 +1,6 @@
 package io.rdmascope.replay;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -40,9 +39,8 @@ final class Conversation {
     private final int[] ackPsn = new int[ACK_SLOTS];
     private int ackNext;
     private int ackUsed;
-    private static final int ACK_INDEX = 128;
-    private final long[] ackIndexFrame = new long[ACK_INDEX];
-    private final int[] ackIndexSlot = new int[ACK_INDEX];
+    /** The highest ACK frame in the window: a later one cannot be there yet, so it needs no search. */
+    private long ackHighest = -1;
     /** The capture showed this connection's CM REQ (a REP may have come first, or alone). */
     boolean reqSeen;
     /** Time of the frame being replayed, set by the engine before it hands the frame over. */
@@ -141,9 +139,8 @@ final class Conversation {
         }
         Endpoint from = endpoints[side];
         Endpoint to = endpoints[1 - side];
-        listener.message(new Message(id, from.address.text(), to.address.text(), from.qpn < 0 ? null : from.qpn,
-                to.qpn, m.kind, transport, m.firstPsn, m.lastPsn, m.bytes, Collections.unmodifiableList(m.framesInOrder()),
-                m.responseFrames.isEmpty() ? List.of() : Collections.unmodifiableList(m.responseFrames),
+        listener.message(new Message(id, from.addressText, to.addressText, from.qpn < 0 ? null : from.qpn,
+                to.qpn, m.kind, transport, m.firstPsn, m.lastPsn, m.bytes, m.frames.toSortedList(), m.responseFrames.toList(),
                 m.completionFrame, m.latencyNanos, m.status, m.immediate, m.invalidatedRkey,
                 m.firstMissing || m.lastMissing || m.psnsMissing ? Boolean.TRUE : null));
     }
@@ -165,70 +162,27 @@ final class Conversation {
 
     /** One more message completed by the ACK in {@code frame}. */
     private void countAckCompletion(long frame, int psn) {
-        int slot = findAckSlot(frame);
-        if (slot >= 0) {
-            ackCount[slot]++;
-            return;
+        if (frame <= ackHighest) {
+            // Messages are mostly emitted in the order their ACKs came, so the search is rare and
+            // short: newest first, over a window that fits in a few cache lines.
+            for (int n = 0, slot = (ackNext - 1 + ACK_SLOTS) % ACK_SLOTS; n < ackUsed;
+                    n++, slot = (slot - 1 + ACK_SLOTS) % ACK_SLOTS) {
+                if (ackFrame[slot] == frame) {
+                    ackCount[slot]++;
+                    return;
+                }
+            }
         }
         if (ackUsed == ACK_SLOTS) {
-            int oldest = (ackNext - ACK_SLOTS + ACK_SLOTS) % ACK_SLOTS;
-            flushAckSlot(oldest);
-            unindexAck(ackFrame[oldest]);
+            flushAckSlot(ackNext); // the ring is full: the next slot holds the oldest ACK
             ackUsed--;
         }
         ackFrame[ackNext] = frame;
         ackCount[ackNext] = 1;
         ackPsn[ackNext] = psn;
-        indexAck(frame, ackNext);
         ackNext = (ackNext + 1) % ACK_SLOTS;
         ackUsed++;
-    }
-
-    // A small open-addressing index (linear probing, frame -> slot + 1; 0 empty) so that counting a
-    // completion costs a probe or two, not a scan of the window.
-    private int findAckSlot(long frame) {
-        for (int i = ackHash(frame); ackIndexSlot[i] != 0; i = (i + 1) & (ACK_INDEX - 1)) {
-            if (ackIndexFrame[i] == frame) {
-                return ackIndexSlot[i] - 1;
-            }
-        }
-        return -1;
-    }
-
-    private void indexAck(long frame, int slot) {
-        int i = ackHash(frame);
-        while (ackIndexSlot[i] != 0) {
-            i = (i + 1) & (ACK_INDEX - 1);
-        }
-        ackIndexFrame[i] = frame;
-        ackIndexSlot[i] = slot + 1;
-    }
-
-    /** Removes {@code frame}, shifting later entries of its probe run back (no tombstones). */
-    private void unindexAck(long frame) {
-        int i = ackHash(frame);
-        while (ackIndexSlot[i] != 0 && ackIndexFrame[i] != frame) {
-            i = (i + 1) & (ACK_INDEX - 1);
-        }
-        if (ackIndexSlot[i] == 0) {
-            return;
-        }
-        ackIndexSlot[i] = 0;
-        for (int j = (i + 1) & (ACK_INDEX - 1); ackIndexSlot[j] != 0; j = (j + 1) & (ACK_INDEX - 1)) {
-            long f = ackIndexFrame[j];
-            int s = ackIndexSlot[j];
-            ackIndexSlot[j] = 0;
-            int k = ackHash(f);
-            while (ackIndexSlot[k] != 0) {
-                k = (k + 1) & (ACK_INDEX - 1);
-            }
-            ackIndexFrame[k] = f;
-            ackIndexSlot[k] = s;
-        }
-    }
-
-    private static int ackHash(long frame) {
-        return (int) (frame * 0x9E3779B97F4A7C15L >>> 57) & (ACK_INDEX - 1);
+        ackHighest = Math.max(ackHighest, frame);
     }
 
     /** An ACK frame leaves the window: one that completed several messages is a coalesced ACK (R3.2). */
@@ -248,10 +202,9 @@ final class Conversation {
             flushAckSlot((ackNext - k + ACK_SLOTS) % ACK_SLOTS);
         }
         ackUsed = 0;
-        java.util.Arrays.fill(ackIndexSlot, 0);
         if (inversionNanos >= 0) {
             observe(new Observation.TimestampInversion(inversionFrame, id, inversionNanos,
-                    endpoints[inversionSide].address.text()));
+                    endpoints[inversionSide].addressText));
         }
     }
 
@@ -275,14 +228,14 @@ final class Conversation {
      */
     String capturePoint() {
         if (inversionNanos >= 0) {
-            return "on " + endpoints[inversionSide].address.text() + " (its own transmissions are timestamped late)";
+            return "on " + endpoints[inversionSide].addressText + " (its own transmissions are timestamped late)";
         }
         List<String> says = new ArrayList<>(2);
         for (int s = 0; s < 2; s++) {
             long after = stats.lostAfterCapture[s];
             long before = stats.lost[s] - after;
-            String from = endpoints[s].address.text();
-            String to = endpoints[1 - s].address.text();
+            String from = endpoints[s].addressText;
+            String to = endpoints[1 - s].addressText;
             if (after > 0 && before > 0) {
                 says.add("between " + from + " and " + to + " (its requests were lost on both sides of it)");
             } else if (after > 0) {
@@ -298,7 +251,7 @@ final class Conversation {
         Endpoint e = endpoints[s];
         ConversationStats t = stats;
         long cnpGaps = t.cnps[s] - 1;
-        return new Flow.Side(e.address.text(), e.qpn < 0 ? null : e.qpn, e.udpSourcePort < 0 ? null : e.udpSourcePort,
+        return new Flow.Side(e.addressText, e.qpn < 0 ? null : e.qpn, e.udpSourcePort < 0 ? null : e.udpSourcePort,
                 t.packets[s], t.requestPackets[s], t.payloadBytes[s], t.messages[s], t.messageBytes[s], t.retransmissions[s],
                 t.duplicates[s], t.timeouts[s], t.lost[s], t.naks[s], t.rnrNaks[s], t.rnrWaitNanos[s], t.ceMarks[s],
                 t.cnps[s], cnpGaps > 0 ? t.cnpGapMinNanos[s] : null,

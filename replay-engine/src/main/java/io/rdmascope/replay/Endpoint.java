@@ -24,7 +24,11 @@ final class Endpoint {
         return 4_096L << code;
     }
 
+    /** The address as text, made once: every message of the conversation carries it. */
+    final String addressText;
+
     Endpoint(Address address) {
         this.address = address;
+        this.addressText = address.text();
     }
 }

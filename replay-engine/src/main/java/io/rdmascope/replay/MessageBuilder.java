@@ -1,8 +1,5 @@
 package io.rdmascope.replay;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /** A message being reassembled; frozen into a {@link Message} when it completes, fails or the capture ends. */
 final class MessageBuilder {
     /** SEND and WRITE learn "with immediate/invalidate" only at their LAST packet. */
@@ -13,7 +10,7 @@ final class MessageBuilder {
     int lastPsn;
     /** Payload seen (each PSN once); for a READ the bytes returned so far. */
     long bytes;
-    final List<Integer> frames = new ArrayList<>(2);
+    final FrameNumbers frames = new FrameNumbers(2);
     /**
      * The PSN, payload and time of each request frame, in step with {@code frames} (a message split or
      * joined later needs them): primitive arrays, as one message is made per few frames on the hot path.
@@ -25,7 +22,7 @@ final class MessageBuilder {
     private int firstFramePsn;
     private long firstFramePayload;
     private long firstFrameTime;
-    final List<Integer> responseFrames = new ArrayList<>(0);
+    final FrameNumbers responseFrames = new FrameNumbers(0);
     long firstTimeNanos;
     /** Time of the newest request frame (the ACK timer restarts with each transmission). */
     long lastRequestNanos;
@@ -90,18 +87,6 @@ final class MessageBuilder {
         }
     }
 
-    /** Frames in capture order (a late FIRST joins after later PSNs' frames). */
-    List<Integer> framesInOrder() {
-        for (int i = 1; i < frames.size(); i++) {
-            if (frames.get(i) < frames.get(i - 1)) {
-                List<Integer> sorted = new ArrayList<>(frames);
-                sorted.sort(null);
-                return sorted;
-            }
-        }
-        return frames;
-    }
-
     private void set(int i, int psn, long payload, long time) {
         if (i == 0) {
             firstFramePsn = psn;
@@ -156,12 +141,15 @@ final class MessageBuilder {
             payloads[i] = payloadAt(i);
             times[i] = timeAt(i);
         }
-        List<Integer> all = new ArrayList<>(frames);
+        int[] all = new int[n];
+        for (int i = 0; i < n; i++) {
+            all[i] = frames.get(i);
+        }
         frames.clear();
         for (int i = 0; i < n; i++) {
             MessageBuilder to = psns[i] >= 0 && Psn.diff(psns[i], psn) > 0 ? tail : this;
             int j = to.frames.size();
-            to.frames.add(all.get(i));
+            to.frames.add(all[i]);
             to.set(j, psns[i], payloads[i], times[i]);
         }
     }
@@ -255,10 +243,6 @@ final class MessageBuilder {
     }
 
     long firstFrame() {
-        long first = frames.get(0);
-        for (int f : frames) {
-            first = Math.min(first, f);
-        }
-        return first;
+        return frames.min();
     }
 }

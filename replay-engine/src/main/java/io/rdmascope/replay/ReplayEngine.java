@@ -55,7 +55,7 @@ public final class ReplayEngine {
     private final ReplayLimits limits;
     private final PacketFacts facts = new PacketFacts();
     private final Conversation.CaptureState capture = new Conversation.CaptureState();
-    private final Map<RouteKey, Route> routes = new HashMap<>();
+    private final RouteTable<Route> routes = new RouteTable<>();
     private final Map<PairKey, List<Conversation>> byHosts = new HashMap<>();
     private final Map<String, Conversation> conversations = new LinkedHashMap<>();
     /** Directions whose pairing is undecided, in order of first frame. */
@@ -81,6 +81,10 @@ public final class ReplayEngine {
 
     /** Source, destination and destination QPN (and, for UD, the DETH source QP). */
     private record RouteKey(Address source, Address destination, int destQp, int udSourceQp) {
+    }
+
+    private void route(RouteKey key, Route route) {
+        routes.put(key.source(), key.destination(), key.destQp(), key.udSourceQp(), route);
     }
 
     /** An unordered pair of hosts, for finding a conversation to join. */
@@ -240,8 +244,7 @@ public final class ReplayEngine {
             }
             return;
         }
-        RouteKey key = new RouteKey(facts.source(), facts.destination(), facts.destQp, -1);
-        Route known = routes.get(key);
+        Route known = routes.get(facts.addressKind, facts.srcHi, facts.srcLo, facts.dstHi, facts.dstLo, facts.destQp, -1);
         if (known != null) {
             if (op.isRequest() && !heldByHosts.isEmpty()) {
                 joinHeldAnswering(known);
@@ -249,6 +252,7 @@ public final class ReplayEngine {
             process(facts, known);
             return;
         }
+        RouteKey key = new RouteKey(facts.source(), facts.destination(), facts.destQp, -1);
         Held h = held.get(key);
         if (h == null) {
             if (op == Operation.CNP) {
@@ -339,11 +343,12 @@ public final class ReplayEngine {
 
     /** UD needs no pairing: the DETH names the source QP (IBTA 9.8.4). */
     private Route datagramRoute() {
-        RouteKey key = new RouteKey(facts.source(), facts.destination(), facts.destQp, facts.dethSourceQp);
-        Route known = routes.get(key);
+        Route known = routes.get(facts.addressKind, facts.srcHi, facts.srcLo, facts.dstHi, facts.dstLo, facts.destQp,
+                facts.dethSourceQp);
         if (known != null) {
             return known;
         }
+        RouteKey key = new RouteKey(facts.source(), facts.destination(), facts.destQp, facts.dethSourceQp);
         Conversation c = newConversation(Transport.UD, facts.source(), facts.destination(), facts.frame);
         if (c == null) {
             return null;
@@ -352,7 +357,7 @@ public final class ReplayEngine {
         c.endpoint(0).qpn = facts.dethSourceQp;
         c.endpoint(0).udpSourcePort = facts.udpSourcePort;
         Route r = new Route(c, 0);
-        routes.put(key, r);
+        route(key, r);
         return r;
     }
 
@@ -524,7 +529,7 @@ public final class ReplayEngine {
         unhold(h);
         Conversation c = w.conversation();
         c.endpoint(1 - w.side()).qpn = h.key.destQp();
-        routes.put(h.key, w);
+        route(h.key, w);
         for (PacketFacts p : h.packets) {
             process(p, w);
         }
@@ -549,8 +554,8 @@ public final class ReplayEngine {
         Route r2 = new Route(c, 1 - firstSide);
         c.endpoint(1 - firstSide).qpn = first.key.destQp();
         c.endpoint(firstSide).qpn = second.key.destQp();
-        routes.put(first.key, r1);
-        routes.put(second.key, r2);
+        route(first.key, r1);
+        route(second.key, r2);
         int i = 0;
         int j = 0;
         while (i < first.packets.size() || j < second.packets.size()) {
@@ -608,7 +613,7 @@ public final class ReplayEngine {
             c.observe(new Observation.PairingUndecided(h.firstFrame, c.id, h.key.destQp()));
         }
         Route r = new Route(c, side);
-        routes.put(h.key, r);
+        route(h.key, r);
         for (PacketFacts p : h.packets) {
             process(p, r);
         }
@@ -790,7 +795,7 @@ public final class ReplayEngine {
 
     /** CM named a route: packets of that direction held before it are replayed there. */
     private void adopt(RouteKey key, Route route) {
-        routes.put(key, route);
+        route(key, route);
         Held h = held.get(key);
         if (h != null) {
             unhold(h);

@@ -1,0 +1,106 @@
+package io.rdmascope.replay;
+
+import java.util.AbstractList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.RandomAccess;
+
+/**
+ * A growable list of frame numbers kept as primitives: a message gains one per packet on the hot
+ * path, where a {@code List<Integer>} would box every frame number above 127. {@link #toList} gives
+ * the immutable {@code List<Integer>} a {@link Message} carries, boxing only when a consumer reads it.
+ */
+final class FrameNumbers {
+    private int[] values;
+    private int size;
+    /** {@code values} is also a handed-out list's array: copy before writing into it. */
+    private boolean shared;
+
+    private static final int[] NONE = new int[0];
+
+    /** {@code capacity} 0 allocates nothing until the first frame (most messages get no response frame). */
+    FrameNumbers(int capacity) {
+        values = capacity == 0 ? NONE : new int[capacity];
+    }
+
+    int size() {
+        return size;
+    }
+
+    boolean isEmpty() {
+        return size == 0;
+    }
+
+    int get(int index) {
+        if (index >= size) {
+            throw new IndexOutOfBoundsException(index);
+        }
+        return values[index];
+    }
+
+    void add(int frame) {
+        if (size == values.length || shared) {
+            values = Arrays.copyOf(values, Math.max(2, size * 2));
+            shared = false;
+        }
+        values[size++] = frame;
+    }
+
+    void clear() {
+        if (shared) {
+            values = new int[values.length];
+            shared = false;
+        }
+        size = 0;
+    }
+
+    int min() {
+        int lowest = Integer.MAX_VALUE;
+        for (int i = 0; i < size; i++) {
+            lowest = Math.min(lowest, values[i]);
+        }
+        return lowest;
+    }
+
+    /** An immutable copy in capture order (a late FIRST joins after later PSNs' frames, so sort when needed). */
+    List<Integer> toSortedList() {
+        for (int i = 1; i < size; i++) {
+            if (values[i] < values[i - 1]) {
+                int[] sorted = Arrays.copyOf(values, size);
+                Arrays.sort(sorted);
+                return new View(sorted);
+            }
+        }
+        return toList();
+    }
+
+    /** An immutable list in the order added; shares the array when it is full (the usual case), else copies. */
+    List<Integer> toList() {
+        if (size == 0) {
+            return List.of();
+        }
+        if (size == values.length) {
+            shared = true;
+            return new View(values);
+        }
+        return new View(Arrays.copyOf(values, size));
+    }
+
+    private static final class View extends AbstractList<Integer> implements RandomAccess {
+        private final int[] frames;
+
+        View(int[] frames) {
+            this.frames = frames;
+        }
+
+        @Override
+        public Integer get(int index) {
+            return frames[index];
+        }
+
+        @Override
+        public int size() {
+            return frames.length;
+        }
+    }
+}
