@@ -82,6 +82,10 @@ final class Channel {
     private final int[] ringTransmissions = new int[RING];
     private final long[] ringSeq = new long[RING];
     private final byte[] ringKind = new byte[RING];
+    /** Opcode, payload length and RETH DMA length sent at each PSN: a resend repeats them, a new request does not. */
+    private final short[] ringOpcode = new short[RING];
+    private final long[] ringLength = new long[RING];
+    private final long[] ringDmaLength = new long[RING];
     /** The MSN of the answer to the newest PSN answered so far, and that PSN (-1 none). */
     private int msnSeen;
     private int msnSeenPsn = -1;
@@ -110,6 +114,19 @@ final class Channel {
     /** Responses that reached the capture before the request they answer, oldest first. */
     private final ArrayDeque<PacketFacts> heldResponses = new ArrayDeque<>();
 
+    /** The newest message that reused a PSN: its resends belong to it, not to what used the PSN first. */
+    private MessageBuilder lastReuse;
+    /**
+     * Progress (rules for a stall): the time and frame of the newest request transmission or answer that
+     * advanced, extra waiting an RNR NAK allowed, and whether the current silence was reported.
+     */
+    private long lastProgressNanos = Long.MIN_VALUE;
+    private long lastProgressFrame;
+    private long rnrWaitNanos;
+    private boolean stallReported;
+    private boolean answeredAny;
+    private int newestAnsweredPsn;
+
     // RNR NAKs for the same PSN without progress (R3.4).
     private int rnrPsn = -1;
     private int rnrNaks;
@@ -134,6 +151,8 @@ final class Channel {
         if (conversation.inError()) {
             return; // an error-state QP sends nothing (rules §6); whatever comes is not this connection's
         }
+        checkStall(p.timeNanos, "frame " + p.frame + " moved it again");
+        progress(p);
         expireHeld(p.timeNanos);
         requestInOrder(p);
         releaseHeld(p);
@@ -218,6 +237,9 @@ final class Channel {
         ringIpId[slot] = p.ipId;
         ringBadCrc[slot] = p.icrcStatus() == 0 || p.vcrcStatus() == 0;
         ringTransmissions[slot] = transmissions;
+        ringOpcode[slot] = (short) p.opcode.code();
+        ringLength[slot] = p.payloadLength;
+        ringDmaLength[slot] = p.rethDmaLength;
     }
 
     /**
@@ -273,6 +295,16 @@ final class Channel {
                 runNext = p.psn; // a run through that READ goes on here
             }
             m = owner(p.psn);
+        }
+        if (transport != Transport.UC) {
+            boolean sameAsSent = seen && ringOpcode[slot] == p.opcode.code() && ringLength[slot] == p.payloadLength
+                    && ringDmaLength[slot] == p.rethDmaLength;
+            if (sameAsSent && lastReuse != null && !lastReuse.finished()
+                    && Psn.within(p.psn, lastReuse.firstPsn, lastReuse.lastPsn)) {
+                m = lastReuse; // a resend of the request that reused this PSN
+            } else if (!sameAsSent && reusesPsn(p, m, seen, slot)) {
+                return;
+            }
         }
         boolean continuesRun = runNext >= 0 && (p.psn == runNext
                 || (runNextMax >= 0 && Psn.within(p.psn, runNext, runNextMax)));
@@ -347,6 +379,47 @@ final class Channel {
             m.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
         }
         remember(p, slot, ringTransmissions[slot] + 1);
+    }
+
+    /**
+     * A request at a used PSN that is not a resend of what was sent there (IBTA 9.7.4.1.1, C9-105): another
+     * opcode, length or DMA length than the request the capture showed at that PSN, or any request but a
+     * READ inside a READ's response range (R1.3; a READ there re-reads, R3.7), or another operation at an
+     * atomic's PSN. Reported, and replayed as the new message it is. Returns true when it was one.
+     */
+    private boolean reusesPsn(PacketFacts p, MessageBuilder m, boolean seen, int slot) {
+        Operation.Kind kind = p.opcode.operation().kind();
+        String earlier = null;
+        long earlierFrame = 0;
+        if (seen && !(kind == Operation.Kind.READ && ringKind[slot] == Operation.Kind.READ.ordinal())) {
+            earlier = io.rdmascope.proto.ib.Opcodes.of(ringOpcode[slot]).shortName();
+            earlierFrame = ringFrame[slot];
+        } else if (m != null && m.kind == MessageKind.READ && kind != Operation.Kind.READ && m.spanGuessedAt == 0
+                && Psn.within(p.psn, m.firstPsn, m.lastPsn)) {
+            earlier = "READ PSN " + m.firstPsn + "-" + m.lastPsn;
+            earlierFrame = m.firstFrame();
+        } else if (m != null && m.firstPsn == p.psn && (m.kind == MessageKind.COMPARE_SWAP
+                || m.kind == MessageKind.FETCH_ADD) && kind != Operation.Kind.ATOMIC) {
+            earlier = m.kind.toString();
+            earlierFrame = m.firstFrame();
+        }
+        if (earlier == null) {
+            return false;
+        }
+        conversation.observe(new Observation.PsnReused(p.frame, conversation.id, p.psn, p.opcode.shortName(),
+                earlier, earlierFrame));
+        remember(p, slot, 1); // what the PSN carries now: a resend of this request is a retransmission
+        Operation.Position pos = p.opcode.operation().position();
+        if (pos == Operation.Position.MIDDLE || pos == Operation.Position.LAST) {
+            return true; // continues a message this reuse would have to begin: nothing to assemble it into
+        }
+        int next = nextPsn;
+        assemble(p);
+        if (Psn.diff(next, nextPsn) > 0) {
+            nextPsn = next; // the PSNs beyond were sent already
+        }
+        lastReuse = open != null && open.firstPsn == p.psn ? open : outstanding.peekLast();
+        return true;
     }
 
     /**
@@ -1083,6 +1156,7 @@ final class Channel {
         if (transport == Transport.UC || conversation.inError()) {
             return; // UC has no responses; an error-state QP's peer answers nothing of this connection
         }
+        checkStall(p.timeNanos, "frame " + p.frame + " moved it again");
         expireHeld(p.timeNanos);
         if (!started || ahead(p)) {
             if (!started || Psn.diff(p.psn, Psn.add(nextPsn, -1)) <= AHEAD_SLACK) {
@@ -1173,6 +1247,110 @@ final class Channel {
         return !startFromCm && Psn.diff(psn, firstRequestPsn) < 0;
     }
 
+    /**
+     * Whether {@code psn} lies before the starting PSN CM announced, on a connection that has sent too few
+     * PSNs to have wrapped back there: no request ever carried it (an ACK for 0xFFFFFF on a connection
+     * starting at 0).
+     */
+    private boolean neverSent(int psn) {
+        return started && startFromCm && Psn.diff(psn, firstRequestPsn) < 0
+                && Psn.diff(nextPsn, firstRequestPsn) < (1 << 22);
+    }
+
+    // ---- progress, stalls and teardown --------------------------------------------------------------
+
+    private void progress(PacketFacts p) {
+        lastProgressNanos = p.timeNanos;
+        lastProgressFrame = p.frame;
+        rnrWaitNanos = 0;
+        stallReported = false;
+    }
+
+    /** Whether any message of this requester is unanswered. */
+    private boolean waiting() {
+        return open != null || !outstanding.isEmpty();
+    }
+
+    private MessageBuilder oldestWaiting() {
+        MessageBuilder oldest = outstanding.peekFirst();
+        if (open != null && (oldest == null || Psn.diff(open.firstPsn, oldest.firstPsn) < 0)) {
+            oldest = open;
+        }
+        return oldest;
+    }
+
+    /** How long a working requester waits without progress before it resends or gives up: T_tr x (retry_cnt + 1). */
+    private long retryBudgetNanos() {
+        int retries = requester().retryCount;
+        return requester().ackTimeoutNanos() * (retries >= 0 && retries <= 7 ? retries + 1 : 8) + rnrWaitNanos;
+    }
+
+    /**
+     * At capture time {@code nowNanos}: messages outstanding and nothing moved for longer than the retry
+     * budget means the QP stalled (reported once per silence). On a capture that misses packets, an
+     * answer it never showed may have completed them, so there it takes a resend to show the requester
+     * was still waiting. Returns true when it reported one.
+     */
+    private boolean checkStall(long nowNanos, String until) {
+        if (stallReported || !waiting() || lastProgressNanos == Long.MIN_VALUE || conversation.inError()) {
+            return false;
+        }
+        long silence = nowNanos - lastProgressNanos;
+        long budget = retryBudgetNanos();
+        MessageBuilder oldest = oldestWaiting();
+        if (silence <= budget || oldest == null) {
+            return false;
+        }
+        int slot = oldest.firstPsn & (RING - 1);
+        boolean resent = ringPsn[slot] == oldest.firstPsn && ringTransmissions[slot] > 1;
+        if (conversation.capture.missesPackets && !resent) {
+            return false;
+        }
+        stallReported = true;
+        conversation.observe(new Observation.QpStalled(lastProgressFrame, conversation.id, oldest.firstPsn, oldest.kind,
+                oldest.firstFrame(), silence, budget, until));
+        return true;
+    }
+
+    /**
+     * The connection ends at {@code frame} ({@code cause}): a stall up to there is reported, and every
+     * message still unanswered fails, named by one finding (IBTA 10.3.1: outstanding work is flushed in
+     * error).
+     */
+    void tearDown(long frame, long timeNanos, String cause) {
+        checkStall(timeNanos, cause + " in frame " + frame);
+        failOutstanding(frame, cause);
+    }
+
+    private void failOutstanding(long frame, String cause) {
+        if (open != null && !outstanding.contains(open)) {
+            outstanding.addLast(open);
+        }
+        open = null;
+        List<MessageBuilder> failed = new ArrayList<>();
+        while (!outstanding.isEmpty()) {
+            MessageBuilder m = outstanding.pollFirst();
+            if (!m.finished()) {
+                m.finish(Message.FAILED, 0, 0);
+                failed.add(m);
+            }
+            retire(m);
+        }
+        if (!failed.isEmpty() && cause != null) {
+            StringBuilder named = new StringBuilder();
+            for (int i = 0; i < failed.size() && i < 5; i++) {
+                MessageBuilder m = failed.get(i);
+                named.append(i == 0 ? "" : ", ").append(m.kind).append(" PSN ").append(m.firstPsn)
+                        .append(" (frame ").append(m.firstFrame()).append(')');
+            }
+            if (failed.size() > 5) {
+                named.append(", ...");
+            }
+            conversation.observe(new Observation.TornDownWithOutstanding(frame, conversation.id, failed.get(0).firstPsn,
+                    cause, failed.size(), named.toString()));
+        }
+    }
+
     private void hold(PacketFacts p) {
         if (heldResponses.size() >= HELD_RESPONSES) {
             expire(heldResponses.pollFirst());
@@ -1239,6 +1417,18 @@ final class Channel {
     private void respond(PacketFacts p) {
         if (beforeStart(p.psn) && (isReadResponse(p) || p.opcode.operation() == Operation.ATOMIC_ACKNOWLEDGE)) {
             return; // answers a READ or atomic sent before the capture began
+        }
+        if (neverSent(p.psn)) {
+            Observation.Unmatched what = isReadResponse(p) ? Observation.Unmatched.READ_RESPONSE
+                    : p.opcode.operation() == Operation.ATOMIC_ACKNOWLEDGE ? Observation.Unmatched.ATOMIC_ACK
+                    : Observation.Unmatched.ACK_OF_UNSENT_PSN;
+            conversation.observe(new Observation.UnmatchedResponse(p.frame, conversation.id, p.psn, what));
+            return;
+        }
+        if (!answeredAny || Psn.diff(p.psn, newestAnsweredPsn) > 0) {
+            answeredAny = true;
+            newestAnsweredPsn = p.psn;
+            progress(p); // an answer to a newer PSN: the connection moved
         }
         recentResponsePsn[recentResponseNext] = p.psn;
         recentResponseNanos[recentResponseNext] = p.timeNanos;
@@ -1363,11 +1553,12 @@ final class Channel {
             }
             retire(failed);
         }
-        conversation.enterError(p.frame);
+        conversation.enterError(p.frame, "a fatal NAK (" + nakCode.text + ")");
     }
 
     private void rnrNak(PacketFacts p, int timerCode) {
         long timer = Aeth.rnrTimerNanos(timerCode);
+        rnrWaitNanos = timer; // the requester waits out the RNR timer before it resends (R3.4): not a stall
         conversation.observe(new Observation.RnrNak(p.frame, conversation.id, p.psn, timerCode, timer));
         conversation.stats.rnrNak(side, timer);
         acknowledgeThrough(Psn.add(p.psn, -1), p);
@@ -1396,7 +1587,7 @@ final class Channel {
             outstanding.remove(m);
             retire(m);
         }
-        conversation.enterError(lastFrame);
+        conversation.enterError(lastFrame, rnr ? "RNR retries exhausted" : "transport retries exhausted");
     }
 
     private void atomicAck(PacketFacts p) {
@@ -1573,19 +1764,9 @@ final class Channel {
         }
     }
 
-    /** The QP entered the error state: whatever is still outstanding is flushed (R3.5). */
-    void flushOnError() {
-        if (open != null) {
-            outstanding.remove(open);
-            open.finish(Message.FAILED, 0, 0);
-            retire(open);
-            open = null;
-        }
-        while (!outstanding.isEmpty()) {
-            MessageBuilder m = outstanding.pollFirst();
-            m.finish(Message.FAILED, 0, 0);
-            retire(m);
-        }
+    /** The QP entered the error state ({@code cause}, in {@code frame}): whatever is still outstanding is flushed (R3.5). */
+    void flushOnError(long frame, String cause) {
+        failOutstanding(frame, cause);
     }
 
     /**
@@ -1605,6 +1786,9 @@ final class Channel {
             if (ringPsn[slot] == head.firstPsn && ringTransmissions[slot] >= Math.max(2, retries + 1)) {
                 giveUp(head.firstPsn, ringFrame[slot], false, ringTransmissions[slot]);
             }
+        }
+        if (checkStall(captureEndNanos, "the capture ended")) {
+            failOutstanding(0, null);
         }
         if (open != null && !outstanding.contains(open)) {
             outstanding.addLast(open);

@@ -88,6 +88,15 @@ final class Conversation {
         listener.observation(o);
     }
 
+    /** The connection ends at {@code frame} ({@code cause}: a CM DisconnectRequest or Reject): outstanding work fails. */
+    void tearDown(long frame, long timeNanos, String cause) {
+        for (Channel c : channels) {
+            if (c != null) {
+                c.tearDown(frame, timeNanos, cause);
+            }
+        }
+    }
+
     void transition(long frame, String newState) {
         boolean setup = newState.equals("req") || newState.equals("rep");
         if (!setup || state == null || state.equals("req") || state.equals("rep")) {
@@ -98,8 +107,8 @@ final class Conversation {
         observe(new Observation.StateChange(frame, id, newState));
     }
 
-    /** A fatal NAK or exhausted retries: both QPs are in the error state; outstanding work is flushed (R3.5). */
-    void enterError(long frame) {
+    /** A fatal NAK or exhausted retries ({@code cause}): both QPs are in the error state; outstanding work is flushed (R3.5). */
+    void enterError(long frame, String cause) {
         if (error) {
             return;
         }
@@ -107,7 +116,7 @@ final class Conversation {
         transition(frame, "error");
         for (Channel c : channels) {
             if (c != null) {
-                c.flushOnError();
+                c.flushOnError(frame, cause);
             }
         }
     }

@@ -173,6 +173,58 @@ public sealed interface Observation {
         }
     }
 
+    /**
+     * A new request at a PSN an earlier, different request already used (IBTA 9.7.4.1.1: the requester
+     * gives each new packet the next PSN, and sends a used PSN again only to resend the same request,
+     * C9-105): a requester bug, not a retransmission. {@code earlier} says what used it (its frame is
+     * {@code earlierFrame}, 0 when the capture did not show it).
+     */
+    record PsnReused(long frame, String conversation, int psn, String request, String earlier, long earlierFrame)
+            implements Observation {
+        public String kind() {
+            return "psn_reused";
+        }
+
+        public String detail() {
+            return request + " at PSN " + psn + ", already used by " + earlier
+                    + (earlierFrame > 0 ? " (frame " + earlierFrame + ")" : "") + ": a new request, not a retransmission";
+        }
+    }
+
+    /**
+     * Requests outstanding and nothing moving (no ACK advancing, no transmission) for longer than the
+     * requester's retry budget, T_tr x (retry_cnt + 1) (C9-140, R3.6): by then it should have resent or
+     * given up. {@code frame} is the last frame that made progress; {@code until} what ended the silence.
+     */
+    record QpStalled(long frame, String conversation, int psn, MessageKind messageKind, long messageFrame,
+                     long silenceNanos, long budgetNanos, String until) implements Observation {
+        public String kind() {
+            return "qp_stalled";
+        }
+
+        public String detail() {
+            return messageKind + " at PSN " + psn + " (frame " + messageFrame + ") unacknowledged; nothing moved for "
+                    + Durations.text(silenceNanos) + " after this frame until " + until + " (retry budget "
+                    + Durations.text(budgetNanos) + ")";
+        }
+    }
+
+    /**
+     * The connection ended (CM DisconnectRequest or Reject, a fatal NAK, retries exhausted) while
+     * messages were outstanding: they fail (IBTA 10.3.1 error state: outstanding work requests are
+     * flushed in error). {@code psn} is the oldest's; {@code messages} names the first few.
+     */
+    record TornDownWithOutstanding(long frame, String conversation, int psn, String cause, int count, String messages)
+            implements Observation {
+        public String kind() {
+            return "torn_down_with_outstanding";
+        }
+
+        public String detail() {
+            return cause + " with " + count + (count == 1 ? " message" : " messages") + " outstanding: " + messages;
+        }
+    }
+
     /** A message still open or unanswered when the capture ends. */
     record MessageIncomplete(long frame, String conversation, int psn, MessageKind messageKind)
             implements Observation {

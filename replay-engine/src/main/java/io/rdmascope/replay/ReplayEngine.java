@@ -758,6 +758,7 @@ public final class ReplayEngine {
             if (c != null) {
                 int reason = (int) facts.cm(Cm.REJ_REASON);
                 transition(c, "rejected");
+                c.tearDown(facts.frame, facts.timeNanos, "the CM Reject");
                 c.observe(new Observation.CmReject(facts.frame, c.id, reason, Cm.REJ_REASON_NAMES.nameOf(reason)));
             }
             return;
@@ -766,6 +767,7 @@ public final class ReplayEngine {
             Conversation c = cmConversation(Cm.DREQ_REMOTE_COMM_ID, Cm.DREQ_LOCAL_COMM_ID);
             if (c != null) {
                 transition(c, "disconnecting");
+                c.tearDown(facts.frame, facts.timeNanos, "the CM DisconnectRequest");
             }
             return;
         }

@@ -150,9 +150,32 @@ public final class RuleCatalog {
                             + "error. Typical cause: a responder bug, or a capture that misses the READ request.",
                     "unmatched_read_response"),
             rule("IB-RC-MATCH-002", Severity.ERROR, "ACK of a PSN never sent", RC + ", R3.1",
-                    "An acknowledgement names a PSN beyond the newest the requester has sent. Typical cause: a "
-                            + "responder bug, or PSNs that disagree between the two ends (a wrong CM starting PSN).",
+                    "An acknowledgement names a PSN outside what the requester has sent: beyond its newest PSN, or "
+                            + "before the starting PSN CM announced (e.g. 0xFFFFFF on a connection starting at 0). "
+                            + "Typical cause: a responder bug, PSNs that disagree between the two ends (a wrong CM "
+                            + "starting PSN), or a responder answering a request that reused a PSN (IB-RC-PSN-004).",
                     "ack_of_unsent_psn"),
+            rule("IB-RC-PSN-004", Severity.ERROR, "Request reuses a PSN", RC + ", 9.7.4.1.1, C9-105 (duplicates)",
+                    "A request arrived at a PSN an earlier, different request already used (inside a READ's "
+                            + "response range, or with another opcode, length or RETH than what was sent there). A "
+                            + "requester sends a used PSN again only to resend the same request; the responder "
+                            + "takes this one for a duplicate and never executes it. Typical cause: a requester "
+                            + "that advanced its PSN by the wrong amount, e.g. by one for a READ that takes one PSN "
+                            + "per response packet (R1.3).",
+                    "psn_reused"),
+            rule("IB-RC-STALL-001", Severity.ERROR, "Queue pair stalled", RC + ", C9-140, R3.6 (retry budget)",
+                    "Requests were outstanding and nothing moved (no ACK advancing, no transmission) for longer "
+                            + "than the requester's retry budget, T_tr x (retry_cnt + 1), from CM or else 67 ms x 8: "
+                            + "by then a working requester resends or gives up. The frame is the last one that made "
+                            + "progress. Typical cause: a requester or responder whose state machine wedged, often "
+                            + "after an earlier error on the connection.",
+                    "qp_stalled"),
+            rule("IB-RC-TEARDOWN-001", Severity.ERROR, "Connection ended with work outstanding",
+                    "IBTA Vol. 1 10.3.1 (error state flushes work requests), 12.6 (CM DREQ/REJ)",
+                    "The connection was torn down (CM DisconnectRequest or Reject, a fatal NAK, retries "
+                            + "exhausted) while messages were still unanswered: they fail. Typical cause: an "
+                            + "application giving up on a connection that stopped answering, or an earlier fatal error.",
+                    "torn_down_with_outstanding"),
             rule("IB-RC-MATCH-003", Severity.ERROR, "Atomic acknowledge that answers no atomic", RC + ", R3.8",
                     "An ATOMIC ACKNOWLEDGE's PSN matches no outstanding compare-and-swap or fetch-and-add.",
                     "unmatched_atomic_ack"),

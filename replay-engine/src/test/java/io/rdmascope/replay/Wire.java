@@ -25,6 +25,8 @@ final class Wire {
     private final DissectorChain chain = DissectorChain.standard();
     private final Dissection d = new Dissection();
     private long frame;
+    /** Added to every later frame's time: a pause in the traffic. */
+    private long pausedNanos;
 
     /** A request from A to B. */
     long request(int opcode, int psn, int payloadBytes, UnaryOperator<RocePacket> extra) {
@@ -50,10 +52,15 @@ final class Wire {
         return play(extra == null ? p : extra.apply(p));
     }
 
+    /** Nothing on the wire for {@code nanos} before the next frame. */
+    void pause(long nanos) {
+        pausedNanos += nanos;
+    }
+
     private long play(RocePacket p) {
         frame++;
         byte[] bytes = p.build();
-        chain.dissect(Frame.of(frame, frame * 1_000_000L, p.linkType(), bytes), d);
+        chain.dissect(Frame.of(frame, frame * 1_000_000L + pausedNanos, p.linkType(), bytes), d);
         result.accept(d);
         return frame;
     }

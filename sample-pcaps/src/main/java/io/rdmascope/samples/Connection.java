@@ -281,14 +281,15 @@ public final class Connection {
         return this;
     }
 
-    /** DREQ from the requester, DREP from the responder (IBTA 12.6.10-11). */
-    public void disconnect() {
+    /** DREQ from the requester, DREP from the responder (IBTA 12.6.10-11); returns the DREQ's frame. */
+    public int disconnect() {
         trace.idle();
         int dreq = gsi(requester, responder, CmMad.dreq(transactionId + 1, commId, passiveCommId, responderQpn));
         transition(dreq, "disconnecting");
         trace.pause(8_000 + random.nextInt(8_000));
         int drep = gsi(responder, requester, CmMad.drep(transactionId + 1, passiveCommId, commId));
         transition(drep, "closed");
+        return dreq;
     }
 
     private int gsi(Host from, Host to, byte[] mad) {
@@ -381,6 +382,21 @@ public final class Connection {
         nextPsn = Psn.add(first, span);
         messages.add(m);
         return m;
+    }
+
+    /**
+     * A faulty requester that sets its next PSN back to {@code psn} (an FPGA stack that advanced its PSN
+     * by a READ's request count instead of its response count): the next message reuses PSNs already
+     * sent. The responder model sees the reused PSNs as duplicates (IBTA 9.7.5.1.1).
+     */
+    public Connection reusePsn(int psn) {
+        nextPsn = psn & Psn.MASK;
+        return this;
+    }
+
+    /** Marks {@code m} failed: its connection broke while it was outstanding (a stall, a teardown). */
+    public void failed(Msg m) {
+        m.record.status = "failed";
     }
 
     /** An RDMA READ of {@code bytes}: one request, max(1, ceil(bytes/PMTU)) response PSNs (R1.3). */

@@ -118,6 +118,17 @@ public final class ScenarioCatalog {
                         40, Format.PCAPNG, V2, ScenarioCatalog::wrongPadCount),
                 new Scenario("violation_truncated", "A WRITE packet the capture cut to 96 bytes (snap length).",
                         41, Format.PCAPNG, V2, ScenarioCatalog::truncated),
+                // ---- connections that break (issue 15): what the wire shows when a requester goes wrong ----
+                new Scenario("broken_psn_reuse", "After a 3-packet READ, the requester sends a SEND reusing the "
+                        + "READ's last response PSN; the responder answers with an ACK for a PSN never sent, the "
+                        + "SEND is resent once, then nothing moves until the capture ends seconds later.",
+                        61, Format.PCAPNG, V2, ScenarioCatalog::brokenPsnReuse),
+                new Scenario("broken_stall_disconnect", "The same PSN reuse, then 9 s of silence and a CM "
+                        + "DisconnectRequest with the SEND still unacknowledged.", 62, Format.PCAPNG, V2,
+                        ScenarioCatalog::brokenStallDisconnect),
+                new Scenario("broken_teardown_outstanding", "A WRITE and a READ outstanding when the requester "
+                        + "disconnects (CM DREQ) a millisecond later: both fail.", 63, Format.PCAPNG, V2,
+                        ScenarioCatalog::brokenTeardownOutstanding),
                 // ---- iWARP over TCP (issue 8); the wire is unused: iWARP frames are Ethernet/IP/TCP ----
                 new Scenario("iwarp_rdma_ops", "iWARP Sends (with SE, with Invalidate), Writes and Reads, one FPDU "
                         + "per segment, MPA CRCs, no markers; TCP ACKs complete Sends and Writes.", 51, Format.PCAP, V2,
@@ -574,6 +585,68 @@ public final class ScenarioCatalog {
         c.transmit(w.packet(0), Fate.DELIVERED, null);
         c.transmitTruncated(w.packet(1), 96);
         c.ack();
+    }
+
+    static void brokenPsnReuse(Fabric f) {
+        Connection bystander = f.rc(f.host(3), f.host(4), 1024);
+        sendAndAck(f, bystander, bystander.send(64));
+        Connection c = f.rc(f.host(1), f.host(2), 1024).startPsn(0).establish();
+        psnReuse(f, c);
+        // Nothing moves on c again; other traffic ends the capture 3 s later, far past c's retry budget
+        // (CM REQ: 7 retries of a 67 ms timer).
+        f.pause(3_000_000_000L);
+        sendAndAck(f, bystander, bystander.send(64));
+    }
+
+    static void brokenStallDisconnect(Fabric f) {
+        Connection c = f.rc(f.host(1), f.host(2), 1024).startPsn(0).establish();
+        Msg send = psnReuse(f, c);
+        f.pause(9_000_000_000L);
+        int dreq = c.disconnect();
+        f.observe(Expected.TORN_DOWN_WITH_OUTSTANDING, dreq, c, send.firstPsn(), "1 message outstanding");
+    }
+
+    /**
+     * The broken requester of issue 15 (an FPGA RoCE stack against Soft-RoCE), on connection {@code c}
+     * (CM, start PSN 0): a SEND and its ACK, a READ of three path MTUs answered at PSNs P..P+2, then a new
+     * SEND at P+2, a PSN the READ already used. The responder takes it for a duplicate and answers with
+     * an ACK for PSN 0xFFFFFF (the PSN before the requester's first: never sent); the requester's ACK
+     * timer fires, it resends the SEND, gets the same answer, and stops. Returns that SEND, outstanding.
+     */
+    private static Msg psnReuse(Fabric f, Connection c) {
+        sendAndAck(f, c, c.send(64));
+        Msg read = c.read(3 * 1024);
+        readAndRespond(f, c, read);
+        Msg send = c.reusePsn(read.lastPsn()).send(128);
+        int reused = c.transmit(send)[0];
+        f.observe(Expected.PSN_REUSED, reused, c, send.firstPsn(), "READ PSN " + read.firstPsn() + "-"
+                + read.lastPsn() + " already used it");
+        int never = Psn.add(0, -1);
+        int bogus = c.ack(never);
+        f.observe(Expected.ACK_OF_UNSENT_PSN, bogus, c, never, null);
+        f.pause(ACK_TIMEOUT_NANOS);
+        int resent = c.transmit(send.packet(0), Fate.DELIVERED, null);
+        f.observe(Expected.RETRANSMISSION, resent, c, send.firstPsn(), "local ACK timeout");
+        f.observe(Expected.ACK_TIMEOUT, resent, c, send.firstPsn(), null);
+        int bogusAgain = c.ack(never);
+        f.observe(Expected.ACK_OF_UNSENT_PSN, bogusAgain, c, never, null);
+        f.observe(Expected.QP_STALLED, resent, c, send.firstPsn(), "SEND unacknowledged");
+        c.failed(send);
+        return send;
+    }
+
+    static void brokenTeardownOutstanding(Fabric f) {
+        Connection c = f.rc(f.host(1), f.host(2), 1024).establish();
+        sendAndAck(f, c, c.send(256));
+        Msg write = c.write(2_000);
+        c.transmit(write);
+        Msg read = c.read(1_500);
+        c.transmit(read);
+        f.pause(1_000_000L);
+        int dreq = c.disconnect();
+        f.observe(Expected.TORN_DOWN_WITH_OUTSTANDING, dreq, c, write.firstPsn(), "2 messages outstanding");
+        c.failed(write);
+        c.failed(read);
     }
 
     // ---- helpers ----------------------------------------------------------------------------------------
