@@ -66,6 +66,12 @@ final class CheckCommand implements Callable<Integer> {
             description = "fail on findings of this severity or worse: error (default), warning or note")
     String failOn;
 
+    @Option(names = "--root-causes",
+            description = "only root causes can fail the run: findings that follow from an earlier one in the "
+                    + "same conversation (a retransmission after a NAK, a stall after a PSN reuse) are reported "
+                    + "but never reach --fail-on")
+    boolean rootCausesOnly;
+
     @Option(names = "--rules", paramLabel = "FILE",
             description = "rules file (JSON, or YAML when named .yaml/.yml): switch rules off, change their "
                     + "severity, set thresholds")
@@ -123,7 +129,7 @@ final class CheckCommand implements Callable<Integer> {
                 }
             }
             checks.add(new CaptureCheck(files.get(i), findings, results,
-                    replay.failure() == null ? null : Main.oneLine(replay.failure())));
+                    replay.failure() == null ? null : Main.oneLine(replay.failure()), rootCausesOnly));
             if (firstFailure == null) {
                 firstFailure = replay.failure();
             }

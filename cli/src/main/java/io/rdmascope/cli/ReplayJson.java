@@ -31,6 +31,12 @@ final class ReplayJson {
     private ReplayJson() {
     }
 
+    /** Writes {@code value} (a tree or a record) and a newline; leaves {@code out} open. */
+    static void writeValue(OutputStream out, Object value) throws IOException {
+        WRITER.writeValue(out, value);
+        out.write('\n');
+    }
+
     /** Writes {@code values} as one JSON array and a newline; leaves {@code out} open. */
     static void writeArray(OutputStream out, List<?> values) throws IOException {
         WRITER.writeValue(out, values);

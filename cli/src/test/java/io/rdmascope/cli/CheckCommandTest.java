@@ -110,8 +110,12 @@ class CheckCommandTest {
                 resource("check/expect-loss-pass.json")));
         assertEquals(List.of("findings", "expectations", "counts", "verdict"), keys(report));
         for (JsonNode f : report.get("findings")) {
-            assertEquals(List.of("rule", "severity", "summary", "reference", "frames", "conversation", "detail"),
-                    keys(f));
+            List<String> contract = new ArrayList<>(List.of("rule", "severity", "summary", "reference", "frames",
+                    "conversation", "detail", "rootCause"));
+            if (!f.get("rootCause").asBoolean()) {
+                contract.add("causedBy"); // the first frame of the anomaly it follows from
+            }
+            assertEquals(contract, keys(f));
             assertTrue(f.get("frames").isArray());
             assertEquals(RuleCatalog.byId(f.get("rule").asText()).summary(), f.get("summary").asText());
         }

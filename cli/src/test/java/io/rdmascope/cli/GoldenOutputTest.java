@@ -60,6 +60,18 @@ class GoldenOutputTest {
                 () -> compare(s, "summary.txt", "summary")));
     }
 
+    @TestFactory
+    Stream<DynamicTest> explainMatchesTheGoldens() {
+        return ScenarioCatalog.all().stream().map(s -> DynamicTest.dynamicTest(s.name(),
+                () -> compare(s, "explain.txt", "explain")));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> explainJsonMatchesTheGoldens() {
+        return ScenarioCatalog.all().stream().map(s -> DynamicTest.dynamicTest(s.name(),
+                () -> compare(s, "explain.json", "explain", "--json")));
+    }
+
     /** Runs {@code verbAndOptions} on the scenario's capture (given last) and compares with the golden. */
     private static void compare(Scenario s, String golden, String... verbAndOptions) throws IOException {
         Path folder = cases().resolve(s.name());

@@ -1422,7 +1422,9 @@ final class Channel {
             Observation.Unmatched what = isReadResponse(p) ? Observation.Unmatched.READ_RESPONSE
                     : p.opcode.operation() == Operation.ATOMIC_ACKNOWLEDGE ? Observation.Unmatched.ATOMIC_ACK
                     : Observation.Unmatched.ACK_OF_UNSENT_PSN;
-            conversation.observe(new Observation.UnmatchedResponse(p.frame, conversation.id, p.psn, what));
+            conversation.observe(new Observation.UnmatchedResponse(p.frame, conversation.id, p.psn, what, String.format(
+                    java.util.Locale.ROOT, "0x%06x lies before the starting PSN %d (0x%06x) CM announced: never sent",
+                    p.psn, firstRequestPsn, firstRequestPsn)));
             return;
         }
         if (!answeredAny || Psn.diff(p.psn, newestAnsweredPsn) > 0) {
@@ -1467,7 +1469,7 @@ final class Channel {
     private void ack(PacketFacts p) {
         if (Psn.diff(p.psn, Psn.add(nextPsn, -1)) > 0) {
             conversation.observe(new Observation.UnmatchedResponse(p.frame, conversation.id, p.psn,
-                    Observation.Unmatched.ACK_OF_UNSENT_PSN));
+                    Observation.Unmatched.ACK_OF_UNSENT_PSN, "beyond the newest PSN sent, " + Psn.add(nextPsn, -1)));
             return;
         }
         acknowledgeThrough(p.psn, p, true);

@@ -287,13 +287,18 @@ public sealed interface Observation {
     }
 
     /** A response that answers nothing outstanding. */
-    record UnmatchedResponse(long frame, String conversation, int psn, Unmatched what) implements Observation {
+    record UnmatchedResponse(long frame, String conversation, int psn, Unmatched what, String why)
+            implements Observation {
+        UnmatchedResponse(long frame, String conversation, int psn, Unmatched what) {
+            this(frame, conversation, psn, what, null);
+        }
+
         public String kind() {
             return what.kind;
         }
 
         public String detail() {
-            return what.kind.replace('_', ' ') + " at PSN " + psn;
+            return what.kind.replace('_', ' ') + " at PSN " + psn + (why == null ? "" : ": " + why);
         }
     }
 

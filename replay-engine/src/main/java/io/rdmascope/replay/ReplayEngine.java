@@ -70,6 +70,10 @@ public final class ReplayEngine {
     private boolean finished;
     /** Time of the newest frame seen, RDMA or not: where the capture ends. */
     private long lastFrameNanos = Long.MIN_VALUE;
+
+    long captureEndNanos() {
+        return lastFrameNanos;
+    }
     private long currentFrame;
     /** Conversation ids, shared with the iWARP replay. */
     private int nextConversationId = 1;

@@ -60,6 +60,11 @@ public final class ReplayResult implements ReplayListener {
         return this;
     }
 
+    /** Time of the capture's last frame (any frame, RDMA or not), or Long.MIN_VALUE for an empty capture. */
+    public long captureEndNanos() {
+        return engine.captureEndNanos();
+    }
+
     @Override
     public void message(Message message) {
         messageCount++;

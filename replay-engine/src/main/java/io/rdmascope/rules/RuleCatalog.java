@@ -321,6 +321,27 @@ public final class RuleCatalog {
     }
 
     /** All rules, in catalog order. */
+    /**
+     * Rules whose findings follow from earlier trouble when there was some (issue 15, root cause first):
+     * recovery (retransmissions, timeouts, sequence NAKs), the end of a connection (stalls, teardown,
+     * exhausted retries, fatal NAKs, messages never completed) and answers that make sense only as a
+     * reaction (an ACK of a PSN never sent after a PSN reuse). On their own they are root causes.
+     */
+    private static final java.util.Set<String> CONSEQUENCE_KINDS = java.util.Set.of("IB-RC-PSN-003", "IB-RC-TIMEOUT-001",
+            "IB-RC-TIMEOUT-002", "IB-RC-RNR-002", "IB-RC-NAK-001", "IB-RC-NAK-002", "IB-RC-NAK-003", "IB-RC-NAK-004",
+            "IB-RC-MATCH-001", "IB-RC-MATCH-002", "IB-RC-MATCH-003", "IB-RC-STALL-001", "IB-RC-TEARDOWN-001",
+            "IB-RC-MSG-001", "IB-UC-001", "IW-TCP-001", "IW-RDMAP-004", "IW-MSG-001");
+
+    /** The rule ids whose findings can be consequences, for checking the list against the catalog. */
+    static java.util.Set<String> consequenceKinds() {
+        return CONSEQUENCE_KINDS;
+    }
+
+    /** Whether findings of rule {@code ruleId} follow from an earlier anomaly of their conversation when there is one. */
+    public static boolean isConsequenceKind(String ruleId) {
+        return CONSEQUENCE_KINDS.contains(ruleId);
+    }
+
     public static List<Rule> all() {
         return RULES;
     }

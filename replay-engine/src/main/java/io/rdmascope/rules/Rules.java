@@ -38,6 +38,32 @@ public final class Rules {
             }
         }
         out.sort(Comparator.comparingLong(Finding::firstFrame).thenComparing(Finding::rule));
+        return markConsequences(out);
+    }
+
+    /**
+     * Root cause first (issue 15): in each conversation, a warning or error about the traffic that no
+     * earlier one explains is an anomaly of its own (capture notes and artifacts, {@code IB-CAP-*} and
+     * {@code IW-CAP-*}, are not anomalies of the traffic); a later finding of a kind that follows from
+     * earlier trouble ({@link RuleCatalog#isConsequenceKind}) is a consequence of the newest anomaly
+     * before it. Findings sorted by first frame in, the same order out.
+     */
+    static List<Finding> markConsequences(List<Finding> sorted) {
+        Map<String, Long> newestAnomaly = new HashMap<>();
+        List<Finding> out = new ArrayList<>(sorted.size());
+        for (Finding f : sorted) {
+            Long root = f.conversation() == null ? null : newestAnomaly.get(f.conversation());
+            if (root != null && f.firstFrame() >= root && RuleCatalog.isConsequenceKind(f.rule())) {
+                out.add(f.causedBy(root));
+                continue;
+            }
+            out.add(f);
+            Severity severity = Severity.parse(f.severity());
+            if (f.conversation() != null && severity != Severity.NOTE && !f.rule().contains("-CAP-")
+                    && f.firstFrame() != Long.MAX_VALUE) {
+                newestAnomaly.put(f.conversation(), f.firstFrame());
+            }
+        }
         return out;
     }
 

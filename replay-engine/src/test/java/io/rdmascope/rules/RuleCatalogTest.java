@@ -34,6 +34,13 @@ class RuleCatalogTest {
     }
 
     @Test
+    void everyConsequenceKindIsACatalogRule() {
+        for (String id : RuleCatalog.consequenceKinds()) {
+            org.junit.jupiter.api.Assertions.assertNotNull(RuleCatalog.byId(id), id);
+        }
+    }
+
+    @Test
     void idsAndObservationKindsAreUnique() {
         Set<String> ids = new HashSet<>();
         Set<String> kinds = new HashSet<>();

@@ -17,12 +17,23 @@ import java.util.Map;
  * @param findings     the findings, sorted by first frame
  * @param expectations one result per expectation of the {@code --expect} file, in file order
  * @param readError    one line naming the damage, or null when the file was read to its end
+ * @param rootCausesOnly {@code --root-causes}: only findings that are root causes can fail the capture
  */
 public record CaptureCheck(String capture, List<Finding> findings, List<Expectations.Result> expectations,
-                           String readError) {
+                           String readError, boolean rootCausesOnly) {
     public CaptureCheck {
         findings = List.copyOf(findings);
         expectations = List.copyOf(expectations);
+    }
+
+    public CaptureCheck(String capture, List<Finding> findings, List<Expectations.Result> expectations,
+                        String readError) {
+        this(capture, findings, expectations, readError, false);
+    }
+
+    /** Whether {@code f} counts toward the verdict: at or above {@code failOn}, and a root cause when only those count. */
+    public boolean fails(Finding f, Severity failOn) {
+        return Severity.parse(f.severity()).reaches(failOn) && (!rootCausesOnly || f.rootCause());
     }
 
     /** Findings per severity, every severity present. */
@@ -32,7 +43,7 @@ public record CaptureCheck(String capture, List<Finding> findings, List<Expectat
 
     /** Whether a finding reaches {@code failOn}. */
     public boolean hasFindingAtOrAbove(Severity failOn) {
-        return findings.stream().anyMatch(f -> Severity.parse(f.severity()).reaches(failOn));
+        return findings.stream().anyMatch(f -> fails(f, failOn));
     }
 
     /** No finding at or above {@code failOn} and every expectation met (a read error is the exit status's business). */

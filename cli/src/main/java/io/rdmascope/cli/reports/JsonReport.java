@@ -69,6 +69,10 @@ public final class JsonReport implements Report {
         f.frames().forEach(frames::add);
         o.put("conversation", f.conversation());
         o.put("detail", f.detail());
+        o.put("rootCause", f.rootCause());
+        if (f.causedBy() != null) {
+            o.put("causedBy", f.causedBy());
+        }
         return o;
     }
 }

@@ -82,7 +82,7 @@ public final class JunitReport implements Report {
             }
             Severity severity = Severity.parse(findings.get(0).severity());
             String listing = listing(findings);
-            if (severity.reaches(run.failOn())) {
+            if (findings.stream().anyMatch(f -> c.fails(f, run.failOn()))) {
                 String message = findings.size() + " " + severity.id() + " finding" + (findings.size() == 1 ? "" : "s")
                         + ": " + TextReport.frames(findings) + "; " + TextReport.conversations(findings);
                 cases.add(new Case(RULES, name, message, severity.id(), listing, false, null));

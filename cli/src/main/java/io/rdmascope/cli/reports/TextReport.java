@@ -48,6 +48,7 @@ public final class TextReport implements Report {
         Map<Severity, Integer> counts = c.counts();
         line(sb, "findings: " + count(counts.get(Severity.ERROR), "error") + ", "
                 + count(counts.get(Severity.WARNING), "warning") + ", " + count(counts.get(Severity.NOTE), "note"), "");
+        firstAnomalies(sb, c);
         List<List<Finding>> groups = groups(c.findings());
         if (!groups.isEmpty()) {
             int idWidth = "rule".length();
@@ -79,6 +80,46 @@ public final class TextReport implements Report {
         if (c.readError() != null) {
             sb.append('\n');
             line(sb, "read error (the report covers the frames before it): " + c.readError(), DETAIL_INDENT);
+        }
+    }
+
+    /**
+     * Root cause first: per conversation, the first anomaly that is an error or that other findings
+     * follow from, with how many follow, and the command that tells the whole story.
+     */
+    private static void firstAnomalies(StringBuilder sb, CaptureCheck c) {
+        Map<Long, Integer> following = new LinkedHashMap<>();
+        for (Finding f : c.findings()) {
+            if (f.causedBy() != null) {
+                following.merge(f.causedBy(), 1, Integer::sum);
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        Set<String> explained = new LinkedHashSet<>();
+        for (Finding f : c.findings()) {
+            int n = f.frames().isEmpty() ? 0 : following.getOrDefault(f.firstFrame(), 0);
+            boolean error = Severity.parse(f.severity()) == Severity.ERROR;
+            if (!f.rootCause() || f.conversation() == null || (n == 0 && !error)) {
+                continue;
+            }
+            if (!explained.add(f.conversation())) {
+                continue; // one first anomaly per conversation: the earliest
+            }
+            lines.add("conversation " + f.conversation() + ", frame " + f.firstFrame() + ": " + f.rule() + " "
+                    + f.severity() + ": " + f.detail() + (n == 0 ? "" : " (" + n + " later finding" + (n == 1 ? "" : "s")
+                    + " follow from it)"));
+        }
+        if (lines.isEmpty()) {
+            return;
+        }
+        sb.append('\n');
+        line(sb, "first anomalies (what went wrong first; `rdmascope explain " + c.capture()
+                + " --conversation ID` tells the story):", "");
+        for (int i = 0; i < lines.size() && i < LISTED; i++) {
+            line(sb, DETAIL_INDENT + lines.get(i), DETAIL_INDENT + "  ");
+        }
+        if (lines.size() > LISTED) {
+            line(sb, DETAIL_INDENT + "(+" + (lines.size() - LISTED) + " more)", DETAIL_INDENT);
         }
     }
 

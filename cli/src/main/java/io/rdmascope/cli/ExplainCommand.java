@@ -1,0 +1,257 @@
+package io.rdmascope.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rdmascope.replay.Durations;
+import io.rdmascope.replay.Flow;
+import io.rdmascope.replay.Message;
+import io.rdmascope.rules.Diagnosis;
+import io.rdmascope.rules.Finding;
+import io.rdmascope.rules.Rules;
+import io.rdmascope.rules.RulesConfig;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code rdmascope explain}: per conversation, what went wrong first, what it caused and how the
+ * connection ended, in the words of IBTA chapter 9 (issue 15). The same account as the GUI's
+ * Diagnosis panel ({@link Diagnosis}).
+ */
+@Command(name = "explain", sortOptions = false, mixinStandardHelpOptions = true,
+        description = {"Tell, per conversation, what went wrong first, what it caused and the state at the end.",
+                "The first anomaly is the conversation's first warning or error; the findings that follow from "
+                        + "it (retransmissions, timeouts, out-of-window answers, a stall, a teardown) come next, "
+                        + "then the messages left unfinished and how long the connection was silent before the "
+                        + "capture ended. Conversations with nothing to say get one line. --json prints the same "
+                        + "as a stable JSON contract."})
+final class ExplainCommand implements Callable<Integer> {
+    @ParentCommand
+    Main parent;
+
+    @Parameters(paramLabel = "FILE", description = "pcap, pcapng, ERF or gzip-compressed capture")
+    Path file;
+
+    @Option(names = "--conversation", paramLabel = "ID", description = "only this conversation (as check and flows number them)")
+    String conversation;
+
+    @Option(names = "--json", description = "print the accounts as JSON")
+    boolean json;
+
+    @Option(names = "--roce-port", paramLabel = "PORT", description = "also decode RoCEv2 on this UDP port")
+    List<Integer> rocePorts = new ArrayList<>();
+
+    @Override
+    public Integer call() throws IOException {
+        Replay replay = Replay.of(file, rocePorts);
+        List<Finding> findings = Rules.evaluate(replay.result().observations(), RulesConfig.defaults());
+        Diagnosis diagnosis = Diagnosis.of(replay.result(), findings);
+        List<Diagnosis.Account> accounts = diagnosis.conversations();
+        if (conversation != null) {
+            String wanted = conversation.strip();
+            accounts = accounts.stream().filter(a -> a.conversation().equals(wanted)).toList();
+            if (accounts.isEmpty()) {
+                throw new DissectCommand.UsageError("--conversation " + wanted + ": the capture has no such conversation ("
+                        + diagnosis.conversations().size() + " conversations, numbered from 1)");
+            }
+        }
+        BufferedOutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
+        if (json) {
+            ReplayJson.writeValue(out, json(String.valueOf(file.getFileName()), diagnosis, accounts));
+        } else {
+            StringBuilder sb = new StringBuilder(4096);
+            for (Diagnosis.Account a : accounts) {
+                text(sb, a);
+            }
+            if (accounts.isEmpty()) {
+                sb.append("no RDMA conversations in this capture\n");
+            }
+            out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        out.flush();
+        replay.rethrowFailure();
+        return Main.EXIT_OK;
+    }
+
+    // ---- text -------------------------------------------------------------------------------------------
+
+    private static final String LABEL = "  %-11s ";
+    private static final String INDENT = " ".repeat(14);
+
+    static void text(StringBuilder sb, Diagnosis.Account a) {
+        Flow f = a.flow();
+        String head = "Conversation " + f.conversation() + ": " + title(f);
+        if (a.quiet()) {
+            sb.append(head).append(": nothing to report; ").append(messageCounts(a.end())).append(".");
+            if (!a.otherFindings().isEmpty()) {
+                sb.append(" Notes: ").append(a.otherFindings().size()).append('.');
+            }
+            sb.append('\n');
+            return;
+        }
+        sb.append(head).append('\n');
+        boolean firstLine = true;
+        for (Message m : a.before()) {
+            sb.append(String.format(LABEL, firstLine ? "before it" : "")).append(message(m)).append('\n');
+            firstLine = false;
+        }
+        sb.append(String.format(LABEL, "first")).append(finding(a.firstAnomaly())).append('\n');
+        firstLine = true;
+        for (Finding c : a.consequences()) {
+            sb.append(String.format(LABEL, firstLine ? "then" : "")).append(finding(c)).append('\n');
+            firstLine = false;
+        }
+        firstLine = true;
+        for (Finding o : a.otherFindings()) {
+            sb.append(String.format(LABEL, firstLine ? "also" : "")).append(finding(o)).append('\n');
+            firstLine = false;
+        }
+        sb.append(String.format(LABEL, "at the end")).append(end(a.end())).append('\n');
+    }
+
+    private static String title(Flow f) {
+        return f.transport() + " " + side(f.a()) + " \u21c4 " + side(f.b()) + ", "
+                + ("cm".equals(f.setup()) ? "set up by CM" : "no CM exchange seen")
+                + (f.state() == null ? "" : ", last state " + f.state());
+    }
+
+    private static String side(Flow.Side s) {
+        return s.address() + (s.qpn() == null ? "" : " QP " + Text.qp(s.qpn()));
+    }
+
+    private static String finding(Finding f) {
+        String at = f.frames().isEmpty() ? "no frame" : "frame " + f.firstFrame();
+        return at + ": " + f.summary() + " (" + f.rule() + ", " + f.severity() + "): " + f.detail();
+    }
+
+    private static String message(Message m) {
+        String psns = m.firstPsn() == m.lastPsn() ? "PSN " + m.firstPsn() : "PSN " + m.firstPsn() + "-" + m.lastPsn();
+        String first = m.frames().isEmpty() ? "" : "frame " + m.frames().get(0) + ": ";
+        return first + m.kind() + " " + psns + ", " + m.bytes() + " bytes, " + m.status()
+                + (m.completionFrame() == null ? "" : " at frame " + m.completionFrame());
+    }
+
+    private static String messageCounts(Diagnosis.End e) {
+        List<String> parts = new ArrayList<>();
+        for (Map.Entry<String, Integer> s : e.messagesByStatus().entrySet()) {
+            if (s.getValue() > 0) {
+                parts.add(s.getValue() + " " + s.getKey());
+            }
+        }
+        int total = e.messagesByStatus().values().stream().mapToInt(Integer::intValue).sum();
+        return total == 0 ? "no messages" : total + (total == 1 ? " message: " : " messages: ") + String.join(", ", parts);
+    }
+
+    private static String end(Diagnosis.End e) {
+        StringBuilder sb = new StringBuilder(messageCounts(e));
+        if (e.unfinishedCount() > 0) {
+            sb.append("; unfinished: ");
+            for (int i = 0; i < e.unfinished().size(); i++) {
+                Message m = e.unfinished().get(i);
+                sb.append(i == 0 ? "" : ", ").append(m.kind()).append(" PSN ").append(m.firstPsn())
+                        .append(m.frames().isEmpty() ? "" : " (frame " + m.frames().get(0) + ")");
+            }
+            if (e.unfinishedCount() > e.unfinished().size()) {
+                sb.append(" and ").append(e.unfinishedCount() - e.unfinished().size()).append(" more");
+            }
+        }
+        sb.append("; its last frame came ").append(Durations.text(e.silenceNanos())).append(" before the capture ended");
+        return sb.toString();
+    }
+
+    // ---- JSON -------------------------------------------------------------------------------------------
+
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    static ObjectNode json(String capture, Diagnosis d, List<Diagnosis.Account> accounts) {
+        ObjectNode root = NODES.objectNode();
+        root.put("capture", capture);
+        root.put("captureEndNanos", d.captureEndNanos());
+        ArrayNode list = root.putArray("conversations");
+        for (Diagnosis.Account a : accounts) {
+            ObjectNode o = list.addObject();
+            Flow f = a.flow();
+            o.put("conversation", f.conversation());
+            o.put("transport", f.transport().name());
+            ArrayNode endpoints = o.putArray("endpoints");
+            for (Flow.Side s : List.of(f.a(), f.b())) {
+                ObjectNode e = endpoints.addObject();
+                e.put("address", s.address());
+                if (s.qpn() != null) {
+                    e.put("qpn", s.qpn());
+                }
+            }
+            o.put("setup", f.setup());
+            o.put("state", f.state());
+            if (a.firstAnomaly() == null) {
+                o.putNull("firstAnomaly");
+            } else {
+                o.set("firstAnomaly", finding(a.firstAnomaly(), true));
+            }
+            ArrayNode before = o.putArray("before");
+            a.before().forEach(m -> before.add(message(m, true)));
+            ArrayNode consequences = o.putArray("consequences");
+            a.consequences().forEach(c -> consequences.add(finding(c, false)));
+            ArrayNode others = o.putArray("otherFindings");
+            a.otherFindings().forEach(c -> others.add(finding(c, false)));
+            ObjectNode end = o.putObject("end");
+            ObjectNode counts = end.putObject("messages");
+            a.end().messagesByStatus().forEach(counts::put);
+            ArrayNode unfinished = end.putArray("unfinished");
+            a.end().unfinished().forEach(m -> unfinished.add(message(m, false)));
+            end.put("unfinishedCount", a.end().unfinishedCount());
+            end.put("lastFrameNanos", a.end().lastFrameNanos());
+            end.put("silenceBeforeCaptureEndNanos", a.end().silenceNanos());
+            StringBuilder sb = new StringBuilder();
+            text(sb, a);
+            o.put("text", sb.toString());
+        }
+        return root;
+    }
+
+    private static ObjectNode finding(Finding f, boolean withReference) {
+        ObjectNode o = NODES.objectNode();
+        if (f.frames().isEmpty()) {
+            o.putNull("frame");
+        } else {
+            o.put("frame", f.firstFrame());
+        }
+        o.put("rule", f.rule());
+        o.put("severity", f.severity());
+        o.put("summary", f.summary());
+        o.put("detail", f.detail());
+        if (withReference) {
+            o.put("reference", f.reference());
+        }
+        return o;
+    }
+
+    private static ObjectNode message(Message m, boolean withCompletion) {
+        ObjectNode o = NODES.objectNode();
+        o.put("kind", m.kind().name());
+        o.put("firstPsn", m.firstPsn());
+        o.put("lastPsn", m.lastPsn());
+        o.put("bytes", m.bytes());
+        if (m.frames().isEmpty()) {
+            o.putNull("firstFrame");
+        } else {
+            o.put("firstFrame", m.frames().get(0));
+        }
+        o.put("status", m.status());
+        if (withCompletion && m.completionFrame() != null) {
+            o.put("completionFrame", m.completionFrame());
+        }
+        return o;
+    }
+}
