@@ -114,6 +114,13 @@ final class Channel {
     /** Responses that reached the capture before the request they answer, oldest first. */
     private final ArrayDeque<PacketFacts> heldResponses = new ArrayDeque<>();
 
+    /** The MSN rule's reference point (C9-148): the newest answer's MSN, the PSN it counts through, its frame. */
+    private int msnCheckValue;
+    private int msnCheckPsn;
+    private long msnCheckFrame;
+    private boolean msnCheckSet;
+    /** MSNs that need requests the capture has not shown yet to be legal, oldest first. */
+    private final ArrayDeque<PendingMsn> msnPending = new ArrayDeque<>();
     /** The newest message that reused a PSN: its resends belong to it, not to what used the PSN first. */
     private MessageBuilder lastReuse;
     /**
@@ -156,6 +163,7 @@ final class Channel {
         expireHeld(p.timeNanos);
         requestInOrder(p);
         releaseHeld(p);
+        settleMsn(p.timeNanos, false);
     }
 
     private void requestInOrder(PacketFacts p) {
@@ -1157,6 +1165,7 @@ final class Channel {
             return; // UC has no responses; an error-state QP's peer answers nothing of this connection
         }
         checkStall(p.timeNanos, "frame " + p.frame + " moved it again");
+        checkMsn(p); // in capture order: the order the responder sent its AETHs in, before any holding
         expireHeld(p.timeNanos);
         if (!started || ahead(p)) {
             if (!started || Psn.diff(p.psn, Psn.add(nextPsn, -1)) <= AHEAD_SLACK) {
@@ -1449,6 +1458,65 @@ final class Channel {
             msnSeen = p.aethMsn; // the responder's message count at the newest PSN answered (C9-148)
             msnSeenPsn = p.psn;
         }
+    }
+
+    /**
+     * C9-148, R2.6: an AETH carries the responder's MSN when it was built, the count of messages it had
+     * accepted (a READ or atomic counts when accepted, before its responses). So an AETH at PSN p counts
+     * at least every message through p and at most every message the requester had sent; a deferred ACK
+     * built after later atomics may even carry more than the atomic ACKs sent after it. Between two AETHs
+     * in the order the responder sent them (capture order), at PSN p1 then p2 > p1: the MSN grows by at
+     * most the PSNs from p1 to the newest request sent, and drops by at most the PSNs from p2 to the
+     * newest request sent. Either bound needs the requester to have sent up to some PSN; a capture
+     * stamping requests late shows them after the answer, so a shortfall waits the hold time for them
+     * before it is reported. For a NAK or RNR NAK the acknowledged PSN is the one before the PSN it
+     * names; answers to older PSNs (re-ACKs of duplicates) are not compared.
+     */
+    private void checkMsn(PacketFacts p) {
+        settleMsn(p.timeNanos, false);
+        if (p.aethMsn < 0 || p.aethSyndrome < 0 || !started) {
+            return; // no request of this requester shown yet: nothing to bound the MSN by
+        }
+        int type = (p.aethSyndrome >> 5) & 0x3;
+        int through = type == 0 ? p.psn : Psn.add(p.psn, -1);
+        if (msnCheckSet) {
+            if (Psn.diff(through, msnCheckPsn) <= 0) {
+                return;
+            }
+            int step = Psn.diff(p.aethMsn, msnCheckValue);
+            int needs = step >= 0 ? Psn.add(msnCheckPsn, step) : Psn.add(through, -step);
+            if (!sentThrough(needs)) {
+                if (msnPending.size() >= RECENT_RESPONSES) {
+                    conversation.observe(msnPending.pollFirst().observation);
+                }
+                msnPending.addLast(new PendingMsn(new Observation.MsnInconsistent(p.frame, conversation.id, p.psn,
+                        p.aethMsn, msnCheckValue, msnCheckPsn, msnCheckFrame), needs, p.timeNanos));
+            }
+        }
+        msnCheckSet = true;
+        msnCheckValue = p.aethMsn;
+        msnCheckPsn = through;
+        msnCheckFrame = p.frame;
+    }
+
+    private boolean sentThrough(int psn) {
+        return started && Psn.diff(Psn.add(nextPsn, -1), psn) >= 0;
+    }
+
+    /** MSN shortfalls: cleared once the requester has sent what they need, reported after the hold time or at the end. */
+    private void settleMsn(long nowNanos, boolean atEnd) {
+        for (Iterator<PendingMsn> it = msnPending.iterator(); it.hasNext(); ) {
+            PendingMsn m = it.next();
+            if (sentThrough(m.needsPsn)) {
+                it.remove();
+            } else if (atEnd || nowNanos - m.sinceNanos > HOLD_RESPONSE_NANOS) {
+                it.remove();
+                conversation.observe(m.observation);
+            }
+        }
+    }
+
+    private record PendingMsn(Observation.MsnInconsistent observation, int needsPsn, long sinceNanos) {
     }
 
     private void acknowledge(PacketFacts p) {
@@ -1780,6 +1848,7 @@ final class Channel {
         while (!heldResponses.isEmpty()) {
             expireAtEnd(heldResponses.pollFirst());
         }
+        settleMsn(captureEndNanos, true);
         int retries = requester().retryCount;
         MessageBuilder head = outstanding.peekFirst();
         if (head != null && retries >= 0 && !conversation.inError()) {

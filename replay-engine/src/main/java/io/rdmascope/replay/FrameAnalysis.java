@@ -35,7 +35,7 @@ public final class FrameAnalysis {
             "nak_remote_operational_error", "nak_invalid_rd_request", "nak_reserved", "rnr_nak", "retry_exhausted",
             "rnr_retry_exhausted", "message_incomplete", "unanswered_at_capture_end", "uc_message_dropped",
             "missing_first", "missing_last", "payload_over_pmtu", "short_non_final_packet", "dma_length_mismatch",
-            "wrong_pad_count", "unmatched_read_response", "unmatched_atomic_ack", "ack_of_unsent_psn", "psn_reused", "qp_stalled",
+            "wrong_pad_count", "unmatched_read_response", "unmatched_atomic_ack", "ack_of_unsent_psn", "psn_reused", "msn_inconsistent", "qp_stalled",
             "torn_down_with_outstanding", "coalesced_ack",
             "psn_wrap", "ecn_ce", "cnp", "bad_icrc", "bad_vcrc", "truncated_frame", "qp_state", "cm_reject",
             "malformed", "limit_reached", "pairing_undecided", "timestamp_inversion",

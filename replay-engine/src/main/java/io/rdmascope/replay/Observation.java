@@ -225,6 +225,25 @@ public sealed interface Observation {
         }
     }
 
+    /**
+     * An AETH MSN that cannot be right (C9-148: the responder's count of accepted messages, 24 bits,
+     * one step at most per PSN sent): lower than an earlier answer's at a newer PSN, or higher by more
+     * than the PSNs the requester had sent since that answer's PSN.
+     */
+    record MsnInconsistent(long frame, String conversation, int psn, int msn, int earlierMsn, int earlierPsn,
+                           long earlierFrame) implements Observation {
+        public String kind() {
+            return "msn_inconsistent";
+        }
+
+        public String detail() {
+            int step = Psn.diff(msn, earlierMsn);
+            return "MSN " + msn + " at PSN " + psn + " after MSN " + earlierMsn + " at PSN " + earlierPsn + " (frame "
+                    + earlierFrame + "): " + (step < 0 ? "went backwards" : "grew by " + step
+                    + ", more than the PSNs sent since");
+        }
+    }
+
     /** A message still open or unanswered when the capture ends. */
     record MessageIncomplete(long frame, String conversation, int psn, MessageKind messageKind)
             implements Observation {

@@ -163,6 +163,12 @@ public final class RuleCatalog {
                             + "that advanced its PSN by the wrong amount, e.g. by one for a READ that takes one PSN "
                             + "per response packet (R1.3).",
                     "psn_reused"),
+            rule("IB-RC-MSN-001", Severity.ERROR, "MSN inconsistent", RC + ", C9-148 (AETH MSN)",
+                    "The MSN in an acknowledgement counts the messages the responder has completed, so it never "
+                            + "goes backwards as PSNs go forward and grows by at most one per PSN. This one went "
+                            + "backwards, or grew by more than the PSNs since the previous answer. Typical cause: a "
+                            + "responder bug in MSN accounting (duplicates counted twice, a counter reset).",
+                    "msn_inconsistent"),
             rule("IB-RC-STALL-001", Severity.ERROR, "Queue pair stalled", RC + ", C9-140, R3.6 (retry budget)",
                     "Requests were outstanding and nothing moved (no ACK advancing, no transmission) for longer "
                             + "than the requester's retry budget, T_tr x (retry_cnt + 1), from CM or else 67 ms x 8: "

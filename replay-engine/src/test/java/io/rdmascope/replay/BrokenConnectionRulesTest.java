@@ -111,4 +111,29 @@ class BrokenConnectionRulesTest {
         assertEquals(List.of(Message.COMPLETED, Message.FAILED, Message.FAILED, Message.FAILED),
                 r.messages().stream().map(Message::status).toList());
     }
+
+    @Test
+    void anMsnMayCountRequestsPastItsPsnButNeverMoreThanWereSent() {
+        Wire w = new Wire();
+        w.request(SEND_ONLY, 100, 10);
+        w.request(0x14, 101, 0, p -> p.set(InfiniBand.ATOMICETH_VA, 0x1000L)); // compare-and-swap
+        w.request(0x14, 102, 0, p -> p.set(InfiniBand.ATOMICETH_VA, 0x2000L));
+        // A deferred ACK for 100 built after both atomics ran (MSN 3), then the atomic ACKs made when each
+        // ran (MSN 2, 3): legal (R2.6), though the MSN steps back at PSN 101.
+        w.ack(100, 0x1F, 3);
+        w.response(0x12, 101, 0, p -> p.set(InfiniBand.AETH_SYNDROME, 0x1F).set(InfiniBand.AETH_MSN, 2)
+                .set(InfiniBand.ATOMICACKETH_ORIGREMDT, 0));
+        w.response(0x12, 102, 0, p -> p.set(InfiniBand.AETH_SYNDROME, 0x1F).set(InfiniBand.AETH_MSN, 3)
+                .set(InfiniBand.ATOMICACKETH_ORIGREMDT, 0));
+        assertFalse(kinds(w.finish()).contains("msn_inconsistent"), "legal MSNs");
+
+        Wire jump = new Wire();
+        jump.request(SEND_ONLY, 100, 10);
+        jump.ack(100, 0x1F, 1);
+        jump.request(SEND_ONLY, 101, 10);
+        long bad = jump.ack(101, 0x1F, 5); // four more messages than PSNs sent
+        ReplayResult r = jump.finish();
+        assertEquals(List.of("msn_inconsistent"), kinds(r));
+        assertEquals(bad, r.observations().get(0).frame());
+    }
 }

@@ -725,6 +725,20 @@ public final class Connection {
         return frame;
     }
 
+    /**
+     * An ACK for everything received so far that claims MSN {@code claimed} instead of the count the
+     * responder keeps (a responder bug in MSN accounting, C9-148). Completes what it covers.
+     */
+    public int ackClaimingMsn(int claimed) {
+        requireReliable();
+        trace.turnaround();
+        int psn = Psn.add(expectedPsn, -1);
+        int frame = emitResponse(response(0x11, psn).set(InfiniBand.AETH_SYNDROME, 0x1F)
+                .set(InfiniBand.AETH_MSN, claimed & Psn.MASK));
+        completeThrough(psn, frame);
+        return frame;
+    }
+
     private int completeThrough(int psn, int frame) {
         int completed = 0;
         for (Msg m : messages) {

@@ -37,6 +37,7 @@ public enum Expected {
     UNMATCHED_READ_RESPONSE("unmatched_read_response", "IB-RC-MATCH-001", Severity.ERROR),
     ACK_OF_UNSENT_PSN("ack_of_unsent_psn", "IB-RC-MATCH-002", Severity.ERROR),
     PSN_REUSED("psn_reused", "IB-RC-PSN-004", Severity.ERROR),
+    MSN_INCONSISTENT("msn_inconsistent", "IB-RC-MSN-001", Severity.ERROR),
     QP_STALLED("qp_stalled", "IB-RC-STALL-001", Severity.ERROR),
     TORN_DOWN_WITH_OUTSTANDING("torn_down_with_outstanding", "IB-RC-TEARDOWN-001", Severity.ERROR),
     TRUNCATED_FRAME("truncated_frame", "IB-CAP-001", Severity.WARNING),

@@ -126,6 +126,8 @@ public final class ScenarioCatalog {
                 new Scenario("broken_stall_disconnect", "The same PSN reuse, then 9 s of silence and a CM "
                         + "DisconnectRequest with the SEND still unacknowledged.", 62, Format.PCAPNG, V2,
                         ScenarioCatalog::brokenStallDisconnect),
+                new Scenario("violation_msn_inconsistent", "A responder whose ACK MSN jumps by three over one "
+                        + "PSN, and then goes back.", 64, Format.PCAPNG, V2, ScenarioCatalog::msnInconsistent),
                 new Scenario("broken_teardown_outstanding", "A WRITE and a READ outstanding when the requester "
                         + "disconnects (CM DREQ) a millisecond later: both fail.", 63, Format.PCAPNG, V2,
                         ScenarioCatalog::brokenTeardownOutstanding),
@@ -633,6 +635,18 @@ public final class ScenarioCatalog {
         f.observe(Expected.QP_STALLED, resent, c, send.firstPsn(), "SEND unacknowledged");
         c.failed(send);
         return send;
+    }
+
+    static void msnInconsistent(Fabric f) {
+        Connection c = f.rc(f.host(1), f.host(2), 1024);
+        sendAndAck(f, c, c.send(100)); // MSN 1
+        c.transmit(c.send(100));
+        int jump = c.ackClaimingMsn(4); // one more message, one more PSN: MSN 2, not 4
+        f.observe(Expected.MSN_INCONSISTENT, jump, c, Psn.add(c.nextPsn(), -1), "grew by 3 over 1 PSN");
+        f.idle();
+        c.transmit(c.send(100));
+        int back = c.ackClaimingMsn(3); // at a newer PSN, lower than the 4 claimed before
+        f.observe(Expected.MSN_INCONSISTENT, back, c, Psn.add(c.nextPsn(), -1), "went backwards");
     }
 
     static void brokenTeardownOutstanding(Fabric f) {
