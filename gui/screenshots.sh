@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes the GUI screenshots in docs/ (gui-main.png, gui-ladder.png, gui-charts.png) from the
+# Makes the GUI screenshots in docs/ (gui-main.png, gui-ladder.png, gui-charts.png, gui-diagnosis.png) from the
 # committed sample captures, under a private Xvfb when there is no display. Needs a JDK 17+,
 # libgtk-3-0, and xvfb + xauth on a headless machine (.ci/run installs them).
 set -euo pipefail

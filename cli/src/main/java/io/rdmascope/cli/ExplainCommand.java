@@ -3,10 +3,10 @@ package io.rdmascope.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.rdmascope.replay.Durations;
 import io.rdmascope.replay.Flow;
 import io.rdmascope.replay.Message;
 import io.rdmascope.rules.Diagnosis;
+import io.rdmascope.rules.DiagnosisText;
 import io.rdmascope.rules.Finding;
 import io.rdmascope.rules.Rules;
 import io.rdmascope.rules.RulesConfig;
@@ -21,7 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -90,84 +89,28 @@ final class ExplainCommand implements Callable<Integer> {
     private static final String INDENT = " ".repeat(14);
 
     static void text(StringBuilder sb, Diagnosis.Account a) {
-        Flow f = a.flow();
-        String head = "Conversation " + f.conversation() + ": " + title(f);
         if (a.quiet()) {
-            sb.append(head).append(": nothing to report; ").append(messageCounts(a.end())).append(".");
-            if (!a.otherFindings().isEmpty()) {
-                sb.append(" Notes: ").append(a.otherFindings().size()).append('.');
-            }
-            sb.append('\n');
+            sb.append(DiagnosisText.quiet(a)).append('\n');
             return;
         }
-        sb.append(head).append('\n');
+        sb.append(DiagnosisText.heading(a)).append('\n');
         boolean firstLine = true;
         for (Message m : a.before()) {
-            sb.append(String.format(LABEL, firstLine ? "before it" : "")).append(message(m)).append('\n');
+            sb.append(String.format(LABEL, firstLine ? "before it" : "")).append(DiagnosisText.message(m)).append('\n');
             firstLine = false;
         }
-        sb.append(String.format(LABEL, "first")).append(finding(a.firstAnomaly())).append('\n');
+        sb.append(String.format(LABEL, "first")).append(DiagnosisText.finding(a.firstAnomaly())).append('\n');
         firstLine = true;
         for (Finding c : a.consequences()) {
-            sb.append(String.format(LABEL, firstLine ? "then" : "")).append(finding(c)).append('\n');
+            sb.append(String.format(LABEL, firstLine ? "then" : "")).append(DiagnosisText.finding(c)).append('\n');
             firstLine = false;
         }
         firstLine = true;
         for (Finding o : a.otherFindings()) {
-            sb.append(String.format(LABEL, firstLine ? "also" : "")).append(finding(o)).append('\n');
+            sb.append(String.format(LABEL, firstLine ? "also" : "")).append(DiagnosisText.finding(o)).append('\n');
             firstLine = false;
         }
-        sb.append(String.format(LABEL, "at the end")).append(end(a.end())).append('\n');
-    }
-
-    private static String title(Flow f) {
-        return f.transport() + " " + side(f.a()) + " \u21c4 " + side(f.b()) + ", "
-                + ("cm".equals(f.setup()) ? "set up by CM" : "no CM exchange seen")
-                + (f.state() == null ? "" : ", last state " + f.state());
-    }
-
-    private static String side(Flow.Side s) {
-        return s.address() + (s.qpn() == null ? "" : " QP " + Text.qp(s.qpn()));
-    }
-
-    private static String finding(Finding f) {
-        String at = f.frames().isEmpty() ? "no frame" : "frame " + f.firstFrame();
-        return at + ": " + f.summary() + " (" + f.rule() + ", " + f.severity() + "): " + f.detail();
-    }
-
-    private static String message(Message m) {
-        String psns = m.firstPsn() == m.lastPsn() ? "PSN " + m.firstPsn() : "PSN " + m.firstPsn() + "-" + m.lastPsn();
-        String first = m.frames().isEmpty() ? "" : "frame " + m.frames().get(0) + ": ";
-        return first + m.kind() + " " + psns + ", " + m.bytes() + " bytes, " + m.status()
-                + (m.completionFrame() == null ? "" : " at frame " + m.completionFrame());
-    }
-
-    private static String messageCounts(Diagnosis.End e) {
-        List<String> parts = new ArrayList<>();
-        for (Map.Entry<String, Integer> s : e.messagesByStatus().entrySet()) {
-            if (s.getValue() > 0) {
-                parts.add(s.getValue() + " " + s.getKey());
-            }
-        }
-        int total = e.messagesByStatus().values().stream().mapToInt(Integer::intValue).sum();
-        return total == 0 ? "no messages" : total + (total == 1 ? " message: " : " messages: ") + String.join(", ", parts);
-    }
-
-    private static String end(Diagnosis.End e) {
-        StringBuilder sb = new StringBuilder(messageCounts(e));
-        if (e.unfinishedCount() > 0) {
-            sb.append("; unfinished: ");
-            for (int i = 0; i < e.unfinished().size(); i++) {
-                Message m = e.unfinished().get(i);
-                sb.append(i == 0 ? "" : ", ").append(m.kind()).append(" PSN ").append(m.firstPsn())
-                        .append(m.frames().isEmpty() ? "" : " (frame " + m.frames().get(0) + ")");
-            }
-            if (e.unfinishedCount() > e.unfinished().size()) {
-                sb.append(" and ").append(e.unfinishedCount() - e.unfinished().size()).append(" more");
-            }
-        }
-        sb.append("; its last frame came ").append(Durations.text(e.silenceNanos())).append(" before the capture ended");
-        return sb.toString();
+        sb.append(String.format(LABEL, "at the end")).append(DiagnosisText.end(a.end())).append('\n');
     }
 
     // ---- JSON -------------------------------------------------------------------------------------------

@@ -24,10 +24,11 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Makes the screenshots in docs/ from the committed sample captures: the main window, the ladder
- * diagram and the charts. Needs a display; {@code gui/screenshots.sh} starts a private Xvfb when
+ * diagram, the charts and the Diagnosis pane. Needs a display; {@code gui/screenshots.sh} starts a private Xvfb when
  * there is none and runs this with the test classpath.
  *
- * <pre>gui/screenshots.sh            # writes docs/gui-main.png, docs/gui-ladder.png, docs/gui-charts.png</pre>
+ * <pre>gui/screenshots.sh            # writes docs/gui-main.png, docs/gui-ladder.png, docs/gui-charts.png,
+ *                               docs/gui-diagnosis.png</pre>
  */
 public final class Screenshots {
     private Screenshots() {
@@ -93,6 +94,17 @@ public final class Screenshots {
         });
         settle();
         save(stage.getScene(), out.resolve("gui-charts.png"));
+
+        // 4. The Diagnosis pane: the PSN-reuse story of conversation 2, its first anomaly's frame followed.
+        open(vm, Samples.scenario("broken_psn_reuse"));
+        fx(() -> {
+            view.showTab("Conversations");
+            vm.conversations().selected().set("2");
+            vm.diagnosis().choose(12);
+            return null;
+        });
+        settle();
+        save(stage.getScene(), out.resolve("gui-diagnosis.png"));
         fx(() -> {
             stage.hide();
             return null;

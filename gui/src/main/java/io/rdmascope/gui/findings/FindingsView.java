@@ -17,8 +17,8 @@ import javafx.scene.layout.BorderPane;
 import java.util.Locale;
 
 /**
- * The findings table (severity, rule, summary, frame, conversation, detail) and the selected
- * finding's explanation; clicking a finding selects its frame.
+ * The findings table (severity, rule, summary, frame, conversation, what it is a consequence of,
+ * detail) and the selected finding's explanation; clicking a finding selects its frame.
  */
 public final class FindingsView extends BorderPane {
     private final TableView<Row> table = new TableView<>();
@@ -47,6 +47,7 @@ public final class FindingsView extends BorderPane {
                 Tables.text("Summary", 260, Row::summary),
                 Tables.number("Frame", 70, Row::frame, "%d"),
                 Tables.text("Conv", 50, Row::conversation),
+                Tables.text("Caused by", 80, Row::cause),
                 Tables.text("Detail", 300, Row::detail)));
         table.setItems(vm.rows());
 

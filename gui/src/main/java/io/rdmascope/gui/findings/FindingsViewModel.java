@@ -18,13 +18,22 @@ import java.util.Map;
 
 /**
  * The findings table: every rule that fired (severity, rule id, summary, frames, conversation,
- * detail) with the rule's explanation, like {@code rdmascope check}. Clicking a finding selects its
- * first frame.
+ * detail) with the rule's explanation, like {@code rdmascope check}, and for a consequence the first
+ * frame of the anomaly it follows from. Clicking a finding selects its first frame.
  */
 public final class FindingsViewModel {
-    /** One finding as the table shows it. */
+    /**
+     * One finding as the table shows it.
+     *
+     * @param causedBy for a consequence of an earlier anomaly in its conversation, that anomaly's first
+     *                 frame ({@link Finding#causedBy()}); null for a root cause
+     */
     public record Row(Severity severity, String rule, String summary, long frame, String conversation,
-                      String detail, String reference, String explanation, Finding finding) {
+                      String detail, String reference, String explanation, Long causedBy, Finding finding) {
+        /** "↳ frame 12" for a consequence, "" for a root cause. */
+        public String cause() {
+            return causedBy == null ? "" : "\u21b3 frame " + causedBy;
+        }
     }
 
     private final FrameSelection selection;
@@ -51,7 +60,7 @@ public final class FindingsViewModel {
             Rule r = RuleCatalog.byId(f.rule());
             out.add(new Row(Severity.parse(f.severity()), f.rule(), f.summary(),
                     f.frames().isEmpty() ? 0 : f.frames().get(0), f.conversation(), f.detail(), f.reference(),
-                    r == null ? "" : r.explanation(), f));
+                    r == null ? "" : r.explanation(), f.rootCause() ? null : f.causedBy(), f));
         }
         rows.setAll(out);
         if (analysis == null) {

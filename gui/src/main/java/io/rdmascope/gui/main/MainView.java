@@ -5,6 +5,7 @@ import io.rdmascope.gui.coloring.ColoringRulesView;
 import io.rdmascope.gui.conversations.ConversationsView;
 import io.rdmascope.gui.details.HexView;
 import io.rdmascope.gui.details.PacketTreeView;
+import io.rdmascope.gui.diagnosis.DiagnosisView;
 import io.rdmascope.gui.filter.FilterBarView;
 import io.rdmascope.gui.findings.FindingsView;
 import io.rdmascope.gui.ladder.LadderView;
@@ -44,7 +45,8 @@ import java.util.List;
 
 /**
  * The main window: menus, the filter bar, Wireshark's three panes (packet list, detail tree, hex) on
- * the left, the RDMA views (conversations, messages, findings, ladder diagram, charts) in tabs on
+ * the left, the RDMA views (conversations with the selected one's diagnosis under them, messages,
+ * findings, ladder diagram, charts) in tabs on
  * the right, and a status line with the loading progress and its Cancel button. Files open from the
  * menu, the recent-files list, the command line or by dropping them on the window.
  */
@@ -57,6 +59,7 @@ public final class MainView extends BorderPane {
     private final ConversationsView conversations;
     private final MessagesView messages;
     private final FindingsView findings;
+    private final DiagnosisView diagnosis;
     private final LadderView ladder;
     private final ChartsView charts;
     private final LiveCaptureView live;
@@ -74,6 +77,7 @@ public final class MainView extends BorderPane {
         conversations = new ConversationsView(vm.conversations(), vm.filterBar()::apply);
         messages = new MessagesView(vm.messages(), vm.conversations().selected());
         findings = new FindingsView(vm.findings());
+        diagnosis = new DiagnosisView(vm.diagnosis());
         ladder = new LadderView(vm.ladder(), vm.conversations());
         charts = new ChartsView(vm.charts(), vm.conversations().selected());
         live = new LiveCaptureView(vm.live());
@@ -85,7 +89,11 @@ public final class MainView extends BorderPane {
         threePanes.setOrientation(Orientation.VERTICAL);
         threePanes.setDividerPositions(0.5, 0.8);
 
-        Tab conversationsTab = tab("Conversations", conversations);
+        // the selected conversation's diagnosis right under the list, as the detail tree sits under the packets
+        SplitPane conversationsAndDiagnosis = new SplitPane(conversations, diagnosis);
+        conversationsAndDiagnosis.setOrientation(Orientation.VERTICAL);
+        conversationsAndDiagnosis.setDividerPositions(0.45);
+        Tab conversationsTab = tab("Conversations", conversationsAndDiagnosis);
         Tab messagesTab = tab("Messages", messages);
         findingsTab = tab("Findings", findings);
         Tab ladderTab = tab("Ladder", ladder);
@@ -160,6 +168,10 @@ public final class MainView extends BorderPane {
 
     public FindingsView findings() {
         return findings;
+    }
+
+    public DiagnosisView diagnosis() {
+        return diagnosis;
     }
 
     public LadderView ladder() {
@@ -254,8 +266,10 @@ public final class MainView extends BorderPane {
         showFindings.setOnAction(e -> showTab("Findings"));
         MenuItem showCharts = new MenuItem("Charts");
         showCharts.setOnAction(e -> showTab("Charts"));
+        MenuItem showDiagnosis = new MenuItem("Diagnosis of the Conversation");
+        showDiagnosis.setOnAction(e -> showTab("Conversations"));
         Menu analyze = new Menu("Analyze", null, applyFilter, prepareFilter, applyColumn, new SeparatorMenuItem(),
-                showLadder, showFindings, showCharts);
+                showDiagnosis, showLadder, showFindings, showCharts);
 
         MenuItem about = new MenuItem("About rdmascope");
         about.setOnAction(e -> {

@@ -8,6 +8,7 @@ import io.rdmascope.gui.charts.ChartsViewModel;
 import io.rdmascope.gui.coloring.ColoringRulesViewModel;
 import io.rdmascope.gui.conversations.ConversationsViewModel;
 import io.rdmascope.gui.details.PacketDetailsViewModel;
+import io.rdmascope.gui.diagnosis.DiagnosisViewModel;
 import io.rdmascope.gui.filter.FilterBarViewModel;
 import io.rdmascope.gui.findings.FindingsViewModel;
 import io.rdmascope.gui.ladder.LadderViewModel;
@@ -53,7 +54,7 @@ import java.util.Map;
  * The main window's state: which capture is open and how far it has loaded and been replayed,
  * recent files, the status line, and the view models of every pane, wired together: the filter
  * bar filters the packet list, the packet list, messages, findings and ladder share one frame
- * selection, the selected conversation drives the ladder, messages and charts, and the replay's
+ * selection, the selected conversation drives the ladder, messages, charts and diagnosis, and the replay's
  * verdicts reach the filters and colouring rules.
  *
  * <p>Opening a file starts two background jobs: the loader indexes frames (rows appear after the
@@ -79,6 +80,7 @@ public final class MainViewModel {
     private final ConversationsViewModel conversations;
     private final MessagesViewModel messages;
     private final FindingsViewModel findings;
+    private final DiagnosisViewModel diagnosis;
     private final LadderViewModel ladder;
     private final ChartsViewModel charts;
     private final ColoringRulesViewModel coloring;
@@ -122,6 +124,8 @@ public final class MainViewModel {
         this.conversations = new ConversationsViewModel();
         this.messages = new MessagesViewModel(exec, selection);
         this.findings = new FindingsViewModel(selection);
+        this.diagnosis = new DiagnosisViewModel(selection);
+        diagnosis.conversation().bind(conversations.selected());
         this.ladder = new LadderViewModel(exec, selection, conversations.selected());
         this.charts = new ChartsViewModel(exec);
         this.coloring = new ColoringRulesViewModel(compiler, settings, packetList::setColoring);
@@ -159,6 +163,10 @@ public final class MainViewModel {
 
     public FindingsViewModel findings() {
         return findings;
+    }
+
+    public DiagnosisViewModel diagnosis() {
+        return diagnosis;
     }
 
     public LadderViewModel ladder() {
@@ -472,6 +480,7 @@ public final class MainViewModel {
         conversations.show(a);
         messages.show(a);
         findings.show(a);
+        diagnosis.show(a);
         ladder.show(a);
         charts.show(a, index);
     }

@@ -7,6 +7,7 @@ import io.rdmascope.replay.FrameAnalysis;
 import io.rdmascope.replay.Message;
 import io.rdmascope.replay.Observation;
 import io.rdmascope.replay.ReplayResult;
+import io.rdmascope.rules.Diagnosis;
 import io.rdmascope.rules.Finding;
 import io.rdmascope.rules.Rules;
 import io.rdmascope.rules.RulesConfig;
@@ -19,7 +20,8 @@ import java.util.function.BooleanSupplier;
 /**
  * Replays a capture through the replay engine on a background thread, following a {@link FrameIndex}
  * while it is still being filled (the replay trails the loader instead of waiting for it), then
- * builds the {@link CaptureAnalysis}.
+ * builds the {@link CaptureAnalysis}: flows, messages, findings and the per-conversation
+ * {@link Diagnosis}, all from the one replay (the Diagnosis pane never replays again).
  *
  * <p>Which conversation a frame belongs to is the replay engine's answer alone
  * ({@link FrameAnalysis#conversationOf}): it places every frame it reads, requests, ACK-only, NAKs,
@@ -78,10 +80,11 @@ public final class AnalysisRunner {
         List<Message> messages = List.copyOf(result.messages());
         List<Observation> observations = List.copyOf(result.observations());
         List<Finding> findings = Rules.evaluate(observations, rules);
+        Diagnosis diagnosis = Diagnosis.of(result, findings);
         FrameAnalysis perFrame = FrameAnalysis.of(result);
         int[] conversationOf = conversationsOf(frames, perFrame, flows);
         progress.update(frames);
-        return new CaptureAnalysis(flows, messages, observations, findings, perFrame, conversationOf,
+        return new CaptureAnalysis(flows, messages, observations, findings, perFrame, conversationOf, diagnosis,
                 System.nanoTime() - start);
     }
 

@@ -4,6 +4,7 @@ import io.rdmascope.replay.Flow;
 import io.rdmascope.replay.FrameAnalysis;
 import io.rdmascope.replay.Message;
 import io.rdmascope.replay.Observation;
+import io.rdmascope.rules.Diagnosis;
 import io.rdmascope.rules.Finding;
 
 import java.util.Arrays;
@@ -13,15 +14,31 @@ import java.util.Map;
 
 /**
  * What the replay of a whole capture found, as the RDMA views show it: flows (one per conversation),
- * messages, observations, findings, the per-frame verdicts, and which conversation every frame
- * belongs to (the ladder diagram's frames). Immutable once built.
+ * messages, observations, findings, the per-frame verdicts, which conversation every frame
+ * belongs to (the ladder diagram's frames), and the per-conversation account of what went wrong
+ * ({@link Diagnosis}, the Diagnosis pane's and {@code rdmascope explain}'s). Immutable once built.
  *
  * @param conversationOfFrame by frame number: the index into {@code flows} plus one, 0 for frames
  *                            of no conversation
  */
 public record CaptureAnalysis(List<Flow> flows, List<Message> messages, List<Observation> observations,
                               List<Finding> findings, FrameAnalysis frames, int[] conversationOfFrame,
-                              long nanos) {
+                              Diagnosis diagnosis, long nanos) {
+
+    /** The number of frames replayed. */
+    public int frameCount() {
+        return conversationOfFrame.length - 1;
+    }
+
+    /** The diagnosis of conversation {@code id}, or null. */
+    public Diagnosis.Account account(String id) {
+        for (Diagnosis.Account a : diagnosis.conversations()) {
+            if (a.conversation().equals(id)) {
+                return a;
+            }
+        }
+        return null;
+    }
 
     /** The flow of conversation {@code id}, or null. */
     public Flow flow(String id) {

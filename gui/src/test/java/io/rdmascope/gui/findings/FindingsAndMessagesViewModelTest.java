@@ -12,6 +12,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Findings, messages and conversations: what they list, and what choosing a row selects. */
@@ -32,6 +33,19 @@ class FindingsAndMessagesViewModelTest {
         assertEquals(7, nak.frame());
         assertEquals("1", nak.conversation());
         assertFalse(nak.explanation().isBlank());
+    }
+
+    @Test
+    void findingsTellConsequencesFromRootCauses() {
+        MainViewModel vm = opened("broken_psn_reuse");
+        FindingsViewModel.Row reuse = vm.findings().rows().stream().filter(r -> r.rule().equals("IB-RC-PSN-004"))
+                .findFirst().orElseThrow();
+        FindingsViewModel.Row stall = vm.findings().rows().stream().filter(r -> r.rule().equals("IB-RC-STALL-001"))
+                .findFirst().orElseThrow();
+        assertNull(reuse.causedBy());
+        assertEquals("", reuse.cause());
+        assertEquals(12L, stall.causedBy());
+        assertEquals("\u21b3 frame 12", stall.cause());
     }
 
     @Test

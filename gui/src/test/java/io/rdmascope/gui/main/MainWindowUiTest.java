@@ -2,7 +2,9 @@ package io.rdmascope.gui.main;
 
 import io.rdmascope.gui.RdmascopeApp;
 import io.rdmascope.gui.Samples;
+import io.rdmascope.gui.conversations.ConversationsViewModel;
 import io.rdmascope.gui.details.HexView;
+import io.rdmascope.gui.diagnosis.DiagnosisViewModel;
 import io.rdmascope.gui.filter.FilterBarView;
 import io.rdmascope.gui.findings.FindingsViewModel;
 import io.rdmascope.gui.ladder.LadderViewModel;
@@ -11,12 +13,16 @@ import io.rdmascope.gui.util.AppExecutors;
 import io.rdmascope.text.ProtoTree;
 import javafx.application.Platform;
 import javafx.scene.Node;
+import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TextField;
 import javafx.scene.control.TreeItem;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.MouseButton;
+import javafx.scene.text.Text;
+import javafx.scene.text.TextFlow;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -195,6 +201,75 @@ class MainWindowUiTest {
         assertEquals(7, vm.selection().current().get());
         assertEquals(7, view.packetList().table().getSelectionModel().getSelectedItem());
         assertEquals(7, vm.details().frame().get());
+    }
+
+    private void selectConversation(FxRobot robot, String id) {
+        robot.interact(() -> view.showTab("Conversations"));
+        Node row = robot.lookup("#conversationsTable .table-row-cell").queryAllAs(TableRow.class).stream()
+                .filter(r -> r.getItem() instanceof ConversationsViewModel.Row c && c.id().equals(id))
+                .findFirst().orElseThrow(() -> new AssertionError("conversation " + id + " is not on screen"));
+        robot.clickOn(row);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(id, vm.conversations().selected().get());
+    }
+
+    /** The Diagnosis pane's lines as drawn: each cell's label and text, in list order. */
+    private List<String> diagnosisShown(FxRobot robot) {
+        return robot.lookup("#diagnosisLines .list-cell").queryAllAs(ListCell.class).stream()
+                .filter(c -> !c.isEmpty() && c.getItem() != null)
+                .sorted(java.util.Comparator.comparingInt(ListCell::getIndex))
+                .map(c -> {
+                    TextFlow flow = (TextFlow) c.getGraphic().lookup(".diagnosis-flow");
+                    StringBuilder sb = new StringBuilder();
+                    for (Node n : flow.getChildren()) {
+                        sb.append(n instanceof Hyperlink h ? h.getText() : ((Text) n).getText());
+                    }
+                    return sb.toString();
+                })
+                .collect(Collectors.toList());
+    }
+
+    private static int indexContaining(List<String> lines, String text) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(text)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no line with '" + text + "' in " + lines);
+    }
+
+    @Test
+    void theDiagnosisOfASelectedConversationTellsTheStoryWithFramesToFollow(FxRobot robot) {
+        open(robot, Samples.scenario("broken_psn_reuse"));
+        selectConversation(robot, "2");
+        List<String> shown = diagnosisShown(robot);
+        assertEquals(vm.diagnosis().lines().size(), shown.size(), "every line of the account is on screen: " + shown);
+        int read = indexContaining(shown, "READ PSN 1-3");
+        int reuse = indexContaining(shown, "IB-RC-PSN-004");
+        int ack = indexContaining(shown, "IB-RC-MATCH-002");
+        int stall = indexContaining(shown, "IB-RC-STALL-001");
+        assertTrue(read < reuse && reuse < ack && ack < stall, shown.toString());
+        assertTrue(shown.get(stall).contains("3.000 s"), shown.get(stall));
+        assertEquals(DiagnosisViewModel.Kind.FIRST, vm.diagnosis().lines().get(reuse).kind());
+
+        // the first anomaly's frame link selects frame 12 in the packet list
+        Hyperlink link = robot.lookup("#diagnosisLines .list-cell").queryAllAs(ListCell.class).stream()
+                .filter(c -> c.getIndex() == reuse)
+                .flatMap(c -> c.getGraphic().lookupAll(".diagnosis-link").stream())
+                .map(Hyperlink.class::cast).findFirst().orElseThrow();
+        assertEquals("frame 12", link.getText());
+        robot.clickOn(link);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(12, vm.selection().current().get());
+        assertEquals(12, view.packetList().table().getSelectionModel().getSelectedItem());
+        assertTrue(visibleFrames(robot).contains(12), "frame 12 is scrolled into sight");
+
+        // a quiet conversation is one line
+        selectConversation(robot, "1");
+        List<String> quiet = diagnosisShown(robot);
+        assertEquals(1, quiet.size(), quiet.toString());
+        assertTrue(quiet.get(0).startsWith("Conversation 1: RC 10.0.0.3"), quiet.get(0));
+        assertTrue(quiet.get(0).endsWith("nothing to report; 2 messages: 2 completed."), quiet.get(0));
     }
 
     @Test
