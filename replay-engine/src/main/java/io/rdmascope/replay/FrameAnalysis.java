@@ -42,7 +42,9 @@ public final class FrameAnalysis {
             "tcp_retransmission", "tcp_out_of_order", "tcp_missing_from_capture", "mpa_crc_error", "mpa_marker_error",
             "mpa_invalid_startup", "mpa_reject", "mpa_resync", "ddp_version", "ddp_invalid_queue", "ddp_msn_sequence",
             "ddp_segment_sequence", "rdmap_version", "rdmap_unexpected_opcode", "rdmap_unmatched_read_response",
-            "rdmap_terminate", "iwarp_message_incomplete");
+            "rdmap_terminate", "iwarp_message_incomplete",
+            // capture artifacts (issue 15): the capture findings mark their first frame
+            "icrc_not_verifiable", "frames_cut_silently", "headers_cut", "pad_misaligned");
     private static final long GAP_BITS = bit("packet_lost") | bit("missing_from_capture");
     private static final long NAK_BITS = bit("nak_sequence_error") | bit("nak_invalid_request")
             | bit("nak_remote_access_error") | bit("nak_remote_operational_error") | bit("nak_invalid_rd_request")
