@@ -106,13 +106,14 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
      * damage further in ends the pass where it is and the summary covers the frames before it
      * ({@link Result#failure}).
      */
-    static Result read(Path file, List<Integer> rocePorts, PrintWriter progressTo) throws IOException {
+    static Result read(Path file, List<Integer> rocePorts, io.rdmascope.replay.IcrcCheck icrc, PrintWriter progressTo)
+            throws IOException {
         DissectorChain chain = rocePorts.isEmpty() ? DissectorChain.standard()
                 : DissectorChain.withRocePorts(rocePorts.stream().mapToInt(Integer::intValue).toArray());
         Dissection d = new Dissection();
         Counters c = new Counters();
         // The flows count the messages; nothing here needs them kept.
-        ReplayResult replay = ReplayResult.withoutMessages();
+        ReplayResult replay = ReplayResult.withoutMessages(icrc);
         IOException failure = null;
         String format;
         boolean compressed;

@@ -15,6 +15,7 @@ import io.rdmascope.rules.RulesConfig;
 import io.rdmascope.rules.Severity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -91,6 +92,9 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "--roce-port", paramLabel = "PORT", description = "also decode RoCEv2 on this UDP port")
     List<Integer> rocePorts = new ArrayList<>();
 
+    @Mixin
+    IcrcOption icrc;
+
     @Option(names = "--rules-doc-uri", paramLabel = "URI",
             description = "absolute http(s) address of a published docs/rules.md: SARIF rules get helpUri URI#rule-id")
     String rulesDocUri;
@@ -98,6 +102,7 @@ final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Severity threshold = severity(failOn);
+        io.rdmascope.replay.IcrcCheck icrcCheck = icrc.check();
         Report.Format format = Report.Format.parse(report);
         if (format == null) {
             throw new DissectCommand.UsageError("--report takes text, json, junit or sarif (got '" + report + "')");
@@ -117,7 +122,7 @@ final class CheckCommand implements Callable<Integer> {
         IOException firstFailure = null;
         for (int i = 0; i < captures.size(); i++) {
             // Messages are kept only when an expectation may ask about them.
-            Replay replay = Replay.of(captures.get(i), rocePorts, expectations != null);
+            Replay replay = Replay.of(captures.get(i), rocePorts, expectations != null, icrcCheck);
             List<Finding> findings = Rules.evaluate(replay.result().observations(), config);
             List<Expectations.Result> results = List.of();
             if (expectations != null) {

@@ -13,6 +13,7 @@ import io.rdmascope.text.FieldText;
 import io.rdmascope.text.PacketSummary;
 import io.rdmascope.text.ProtoTree;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -70,9 +71,14 @@ final class DissectCommand implements Callable<Integer> {
     @Option(names = "--roce-port", paramLabel = "PORT", description = "also decode RoCEv2 on this UDP port")
     List<Integer> rocePorts = new ArrayList<>();
 
+    /** For the analysis fields (rdmascope.analysis.bad_icrc and the rest) a -Y filter may name. */
+    @Mixin
+    IcrcOption icrc;
+
     @Override
     public Integer call() throws IOException {
         Path input = readFile != null ? readFile : file;
+        icrc.check(); // a bad --icrc is a usage error before any output, filter or not
         if (input == null) {
             throw new UsageError("no capture file given (rdmascope dissect FILE, or -r FILE)");
         }
@@ -144,7 +150,7 @@ final class DissectCommand implements Callable<Integer> {
             if (displayFilter.contains("rdmascope.")) {
                 io.rdmascope.replay.AnalysisFields analysis = new io.rdmascope.replay.AnalysisFields();
                 DisplayFilter.compile(displayFilter, FieldRegistry.standard(), List.of(analysis)); // errors first
-                analysis.use(io.rdmascope.replay.FrameAnalysis.of(Replay.of(input, rocePorts).result()));
+                analysis.use(io.rdmascope.replay.FrameAnalysis.of(Replay.of(input, rocePorts, icrc.check()).result()));
                 providers.add(analysis);
             }
             DisplayFilter f = DisplayFilter.compile(displayFilter, FieldRegistry.standard(), providers);

@@ -11,6 +11,7 @@ import io.rdmascope.rules.Finding;
 import io.rdmascope.rules.Rules;
 import io.rdmascope.rules.RulesConfig;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -51,9 +52,12 @@ final class ExplainCommand implements Callable<Integer> {
     @Option(names = "--roce-port", paramLabel = "PORT", description = "also decode RoCEv2 on this UDP port")
     List<Integer> rocePorts = new ArrayList<>();
 
+    @Mixin
+    IcrcOption icrc;
+
     @Override
     public Integer call() throws IOException {
-        Replay replay = Replay.of(file, rocePorts);
+        Replay replay = Replay.of(file, rocePorts, icrc.check());
         List<Finding> findings = Rules.evaluate(replay.result().observations(), RulesConfig.defaults());
         Diagnosis diagnosis = Diagnosis.of(replay.result(), findings);
         List<Diagnosis.Account> accounts = diagnosis.conversations();

@@ -2,6 +2,7 @@ package io.rdmascope.cli;
 
 import io.rdmascope.replay.Flow;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -50,9 +51,12 @@ final class FlowsCommand implements Callable<Integer> {
     @Option(names = "--roce-port", paramLabel = "PORT", description = "also decode RoCEv2 on this UDP port")
     List<Integer> rocePorts = new ArrayList<>();
 
+    @Mixin
+    IcrcOption icrc;
+
     @Override
     public Integer call() throws IOException {
-        Replay replay = Replay.of(file, rocePorts, false);
+        Replay replay = Replay.of(file, rocePorts, false, icrc.check());
         List<Flow> flows = replay.result().flows();
         BufferedOutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
         if (json) {

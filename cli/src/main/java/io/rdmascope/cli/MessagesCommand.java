@@ -2,6 +2,7 @@ package io.rdmascope.cli;
 
 import io.rdmascope.replay.Message;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -47,10 +48,13 @@ final class MessagesCommand implements Callable<Integer> {
     @Option(names = "--roce-port", paramLabel = "PORT", description = "also decode RoCEv2 on this UDP port")
     List<Integer> rocePorts = new ArrayList<>();
 
+    @Mixin
+    IcrcOption icrc;
+
     @Override
     public Integer call() throws IOException {
         Integer wanted = qp == null ? null : parseQp(qp);
-        Replay replay = Replay.of(file, rocePorts);
+        Replay replay = Replay.of(file, rocePorts, icrc.check());
         List<Message> messages = replay.result().messages();
         if (wanted != null) {
             messages = messages.stream().filter(m -> wanted.equals(m.srcQp()) || m.destQp() == wanted).toList();

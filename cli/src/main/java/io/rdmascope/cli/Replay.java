@@ -5,6 +5,7 @@ import io.rdmascope.capture.PacketSource;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
+import io.rdmascope.replay.IcrcCheck;
 import io.rdmascope.replay.ReplayResult;
 
 import java.io.IOException;
@@ -22,18 +23,18 @@ import java.util.List;
  */
 record Replay(ReplayResult result, IOException failure) {
 
-    static Replay of(Path file, List<Integer> rocePorts) throws IOException {
-        return of(file, rocePorts, true);
+    static Replay of(Path file, List<Integer> rocePorts, IcrcCheck icrc) throws IOException {
+        return of(file, rocePorts, true, icrc);
     }
 
     /**
      * @param keepMessages false for front ends that need only flows, observations and findings: memory
      *                     then stays bounded whatever the capture's length (a 5 GB capture under -Xmx512m)
      */
-    static Replay of(Path file, List<Integer> rocePorts, boolean keepMessages) throws IOException {
+    static Replay of(Path file, List<Integer> rocePorts, boolean keepMessages, IcrcCheck icrc) throws IOException {
         DissectorChain chain = rocePorts.isEmpty() ? DissectorChain.standard()
                 : DissectorChain.withRocePorts(rocePorts.stream().mapToInt(Integer::intValue).toArray());
-        ReplayResult result = keepMessages ? new ReplayResult() : ReplayResult.withoutMessages();
+        ReplayResult result = keepMessages ? new ReplayResult(icrc) : ReplayResult.withoutMessages(icrc);
         Dissection d = new Dissection();
         IOException failure = null;
         try (PacketSource source = CaptureFiles.open(file)) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -66,9 +67,12 @@ final class SummaryCommand implements Callable<Integer> {
     @Option(names = "--roce-port", paramLabel = "PORT", description = "also decode RoCEv2 on this UDP port")
     List<Integer> rocePorts = new ArrayList<>();
 
+    @Mixin
+    IcrcOption icrc;
+
     @Override
     public Integer call() throws IOException {
-        CaptureSummary.Result result = CaptureSummary.read(file, rocePorts, spec.commandLine().getErr());
+        CaptureSummary.Result result = CaptureSummary.read(file, rocePorts, icrc.check(), spec.commandLine().getErr());
         OutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
         write(out, result.summary(), json);
         out.flush();

@@ -313,6 +313,23 @@ class CheckCommandTest {
     }
 
     @Test
+    void icrcStrictBringsBackAnErrorPerFrameAndOffVerifiesNone() {
+        String capture = file("capture_icrc_not_verifiable");
+        Cli auto = Cli.run("check", capture);
+        assertEquals(0, auto.status(), auto.out());
+        assertTrue(auto.out().contains("IB-CAP-007"), auto.out());
+        Cli strict = Cli.run("check", "--icrc", "strict", capture);
+        assertEquals(1, strict.status(), strict.out());
+        assertTrue(strict.out().contains("IB-ICRC-001  error        12"), strict.out());
+        Cli off = Cli.run("check", "--icrc", "off", capture);
+        assertEquals(0, off.status(), off.out());
+        assertFalse(off.out().contains("IB-CAP-007") || off.out().contains("IB-ICRC-001"), off.out());
+        for (String command : List.of("check", "messages", "flows", "summary", "dissect")) {
+            assertOneLineError(Cli.run(command, capture, "--icrc", "sometimes"), "--icrc takes auto, strict or off");
+        }
+    }
+
+    @Test
     void usageErrorsAreOneLineWithStatusTwo(@TempDir Path dir) throws IOException {
         String capture = file("rc_send");
         assertOneLineError(Cli.run("check", capture, "--fail-on", "fatal"), "--fail-on takes error, warning or note");

@@ -66,6 +66,10 @@ class ProtocolHierarchyTsharkTest {
             new Delta("violation_truncated.pcapng", "eth/ip/udp/infiniband/data", 1, "frame 4 is cut by the snap "
                     + "length inside its payload: rdmascope shows the payload bytes that were kept as data, "
                     + "tshark nothing"),
+            new Delta("violation_headers_cut.pcapng", "eth/ip/udp/infiniband/_ws.malformed", 1, "frame 2 is cut by "
+                    + "the snap length inside its AETH: rdmascope marks the cut header malformed, tshark shows the "
+                    + "frame's InfiniBand as data"),
+            new Delta("violation_headers_cut.pcapng", "eth/ip/udp/infiniband/data", -1, "frame 2, as above"),
             new Delta("linlinw5_rdma_cm.pcap", "eth/ip/udp/infiniband/data", 4, "frames 20, 22, 26 and 28 (rping "
                     + "SEND Only): Wireshark 4.0's RPC-over-RDMA heuristic takes their 56-byte payload and shows "
                     + "nothing of it"));

@@ -94,6 +94,8 @@ public final class RocePacket {
     private boolean corruptIcrc;
     private Long icrcShown;
     private boolean corruptVcrc;
+    /** Pad bytes written after the payload when not the aligning count ({@link #padBytes}); null: aligning. */
+    private Integer padBytes;
 
     private RocePacket(Encapsulation encapsulation, byte[] srcMac, byte[] dstMac, byte[] srcAddress,
                        byte[] dstAddress, int slid, int dlid) {
@@ -169,6 +171,7 @@ public final class RocePacket {
         c.corruptIcrc = corruptIcrc;
         c.icrcShown = icrcShown;
         c.corruptVcrc = corruptVcrc;
+        c.padBytes = padBytes;
         return c;
     }
 
@@ -360,6 +363,16 @@ public final class RocePacket {
         return payload(mad);
     }
 
+    /**
+     * Writes exactly {@code count} (0-3) pad bytes after the payload instead of the count that aligns it,
+     * leaving payload plus pad off a 4-byte boundary (a violation of IBTA 9.2); BTH.PadCnt says
+     * {@code count} unless set explicitly. For crafting misaligned packets.
+     */
+    public RocePacket padBytes(int count) {
+        padBytes = checkRange(count, 3, "pad bytes");
+        return this;
+    }
+
     /** Stores the complement of the correct ICRC. */
     public RocePacket corruptIcrc() {
         corruptIcrc = true;
@@ -398,7 +411,7 @@ public final class RocePacket {
     /** The frame with the layout the builder gave it. */
     public BuiltPacket buildPacket() {
         Opcode row = Opcodes.of(opcode);
-        int pad = (4 - payload.length % 4) % 4;
+        int pad = padBytes != null ? padBytes : (4 - payload.length % 4) % 4;
         boolean isNative = encapsulation == Encapsulation.INFINIBAND;
         boolean hasGrh = encapsulation == Encapsulation.ROCE_V1 || (isNative && sgid != null);
         if (isNative && !hasGrh && networkFieldsTouched) {

@@ -24,6 +24,7 @@ public final class Dissection {
     private final boolean[] truncated = new boolean[MAX_LAYERS];
     private int count;
     private boolean malformed;
+    private boolean cutSilently;
     private Frame frame;
     private ByteBuffer buffer;
     private int base;
@@ -50,6 +51,7 @@ public final class Dissection {
         this.base = newFrame.offset();
         this.count = 0;
         this.malformed = false;
+        this.cutSilently = false;
         this.tcpPayloadLength = 0;
         this.reassembledLength = 0;
         this.rdma.reset();
@@ -150,6 +152,34 @@ public final class Dissection {
                 count++;
             }
         }
+    }
+
+    /**
+     * A header declares its packet to end at frame offset {@code end} (IPv4 total length, IPv6 payload
+     * length, UDP length, GRH payload length, LRH packet length). When that lies past the captured bytes
+     * while the capture record says nothing was cut (captured length not below the wire length), the
+     * frame is cut though its record says it is whole (a capture tool cutting frames without saying so,
+     * issue 15): dissectors then treat it as a snap-length cut. Captured bytes, not the wire length, are
+     * the measure: an ERF record's frame starts with its own header, which the wire length leaves out.
+     */
+    public void declaredEnd(int end) {
+        if (end > frame.capturedLength() && frame.wireLength() <= frame.capturedLength()) {
+            cutSilently = true;
+        }
+    }
+
+    /**
+     * Whether the frame is shorter than its own IP, UDP, GRH or LRH length while its capture record
+     * claims the wire length was captured ({@link #declaredEnd}). Wireshark flags the same frames with
+     * {@code ip.bogus_ip_length} and {@code udp.length.bad}.
+     */
+    public boolean isCutSilently() {
+        return cutSilently;
+    }
+
+    /** Cut by the snap length or silently: the bytes that end the packet (pad, ICRC) are not there. */
+    public boolean isCut() {
+        return frame.wireLength() > frame.capturedLength() || cutSilently;
     }
 
     // ---- queries ------------------------------------------------------------------------------

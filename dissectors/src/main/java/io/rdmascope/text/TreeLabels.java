@@ -82,7 +82,27 @@ public final class TreeLabels {
             sb.append(" = ");
         }
         sb.append(f.name()).append(": ").append(valueText(f, d, layer, k));
+        lengthBeyondFrame(sb, f, d, layer);
         return sb.toString();
+    }
+
+    /**
+     * A length field that says the packet runs past the frame's bytes on the wire (a frame cut
+     * without saying so, {@link Dissection#isCutSilently}): Wireshark's expert texts for it.
+     */
+    private static void lengthBeyondFrame(StringBuilder sb, Field f, Dissection d, int layer) {
+        if (f != Ip.V4_LEN && f != Ip.V6_PLEN && f != Transport.UDP_LENGTH || !d.isCutSilently()) {
+            return;
+        }
+        int available = d.capturedLength() - d.layerStart(layer); // from this header to the frame's end
+        long declared = f.read(d.buffer(), d.layerAt(layer));
+        if (f == Ip.V4_LEN && declared > available) {
+            sb.append(" [IPv4 total length exceeds packet length (").append(available).append(" bytes)]");
+        } else if (f == Ip.V6_PLEN && declared > available - 40) {
+            sb.append(" [IPv6 payload length exceeds framing length (").append(available - 40).append(" bytes)]");
+        } else if (f == Transport.UDP_LENGTH && declared > available) {
+            sb.append(" (bogus, payload length ").append(available).append(')');
+        }
     }
 
     /** The value as the tree shows it: names with the raw value, booleans as True/False, units. */

@@ -35,15 +35,25 @@ public final class FrameAnalysis {
             "nak_remote_operational_error", "nak_invalid_rd_request", "nak_reserved", "rnr_nak", "retry_exhausted",
             "rnr_retry_exhausted", "message_incomplete", "unanswered_at_capture_end", "uc_message_dropped",
             "missing_first", "missing_last", "payload_over_pmtu", "short_non_final_packet", "dma_length_mismatch",
-            "wrong_pad_count", "unmatched_read_response", "unmatched_atomic_ack", "ack_of_unsent_psn", "psn_reused", "msn_inconsistent", "qp_stalled",
-            "torn_down_with_outstanding", "coalesced_ack",
+            "wrong_pad_count", "unmatched_read_response", "unmatched_atomic_ack", "ack_of_unsent_psn", "coalesced_ack",
             "psn_wrap", "ecn_ce", "cnp", "bad_icrc", "bad_vcrc", "truncated_frame", "qp_state", "cm_reject",
             "malformed", "limit_reached", "pairing_undecided", "timestamp_inversion",
             // iWARP (issue 8): Observation.IwarpEvent
             "tcp_retransmission", "tcp_out_of_order", "tcp_missing_from_capture", "mpa_crc_error", "mpa_marker_error",
             "mpa_invalid_startup", "mpa_reject", "mpa_resync", "ddp_version", "ddp_invalid_queue", "ddp_msn_sequence",
             "ddp_segment_sequence", "rdmap_version", "rdmap_unexpected_opcode", "rdmap_unmatched_read_response",
-            "rdmap_terminate", "iwarp_message_incomplete");
+            "rdmap_terminate", "iwarp_message_incomplete",
+            // capture artifacts (issue 15): the capture findings mark their first frame
+            "icrc_not_verifiable", "frames_cut_silently", "headers_cut", "pad_misaligned",
+            // broken connections (issue 15)
+            "psn_reused", "msn_inconsistent", "qp_stalled", "torn_down_with_outstanding");
+    static {
+        // One bit per kind in a long per frame: a 65th kind needs a second word (issue 19 makes kinds an enum).
+        if (KINDS.size() > Long.SIZE) {
+            throw new IllegalStateException(KINDS.size() + " observation kinds do not fit the per-frame bit set");
+        }
+    }
+
     private static final long GAP_BITS = bit("packet_lost") | bit("missing_from_capture");
     private static final long NAK_BITS = bit("nak_sequence_error") | bit("nak_invalid_request")
             | bit("nak_remote_access_error") | bit("nak_remote_operational_error") | bit("nak_invalid_rd_request")

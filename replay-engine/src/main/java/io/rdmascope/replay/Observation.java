@@ -512,4 +512,68 @@ public sealed interface Observation {
             return limit;
         }
     }
+
+    // ---- capture artifacts told apart from traffic faults (issue 15) ----------------------------------
+
+    /**
+     * No ICRC of a capture, pcapng interface or sender verifies: the capture path (a NIC-offload
+     * sniffer, a tool rewriting frames) stored something else there, so the ICRCs say nothing about
+     * the traffic. Stands for {@code count} bad ICRCs that are not reported one by one. {@code frame}
+     * is the first of them; {@code scope} says where ("this capture", "interface 1", "sender 10.0.0.1").
+     */
+    record IcrcNotVerifiable(long frame, String conversation, String scope, long count, String senders,
+                             String frames) implements Observation {
+        public String kind() {
+            return "icrc_not_verifiable";
+        }
+
+        public String detail() {
+            return "ICRC not verifiable on " + scope + ": none of its " + count + " checked frames verifies (from "
+                    + senders + "; frames " + frames + "); the capture path does not keep the ICRC that was sent";
+        }
+    }
+
+    /**
+     * Frames shorter than their own IPv4/IPv6/UDP (or GRH/LRH) length whose capture records claim they
+     * are whole: a capture tool cut them without saying so. Treated as snap-length cuts (no ICRC, payload
+     * length from the headers). Once per capture; {@code frame} is the first.
+     */
+    record FramesCutSilently(long frame, String conversation, long count, String frames) implements Observation {
+        public String kind() {
+            return "frames_cut_silently";
+        }
+
+        public String detail() {
+            return count + (count == 1 ? " frame" : " frames") + " shorter than their own IP/UDP length though the capture says they are whole "
+                    + "(frames " + frames + ")";
+        }
+    }
+
+    /**
+     * RoCE frames cut by the capture inside the transport headers the analysis needs (BTH or an
+     * extension header): the replay could not place or follow them. Once per capture; {@code frame} is
+     * the first; {@code conversations} names where the analysis is therefore incomplete.
+     */
+    record HeadersCut(long frame, String conversation, long count, String frames, String conversations)
+            implements Observation {
+        public String kind() {
+            return "headers_cut";
+        }
+
+        public String detail() {
+            return count + (count == 1 ? " frame" : " frames") + " cut inside their transport headers (frames " + frames + "); analysis incomplete "
+                    + "for " + conversations;
+        }
+    }
+
+    /** A packet whose payload plus pad is not a whole number of 4-byte words (IBTA 9.2, BTH PadCnt). */
+    record PadMisaligned(long frame, String conversation, int psn, long payload, int pad) implements Observation {
+        public String kind() {
+            return "pad_misaligned";
+        }
+
+        public String detail() {
+            return "payload " + payload + " + pad " + pad + " = " + (payload + pad) + " bytes, not a multiple of 4";
+        }
+    }
 }

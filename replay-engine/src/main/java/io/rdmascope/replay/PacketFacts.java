@@ -24,6 +24,8 @@ final class PacketFacts {
     long timeNanos;
     int capturedLength;
     int wireLength;
+    /** Capture interface (pcapng IDB index; 0 for pcap). */
+    int interfaceId;
 
     // Network addresses: IPv4 (in lo), IPv6 or GID (hi, lo), or a LID (in lo).
     int addressKind;
@@ -41,7 +43,15 @@ final class PacketFacts {
     boolean ackRequest;
     int padCount;
     long payloadLength;
+    /** Cut by the snap length (the record says the wire had more). */
     boolean truncated;
+    /** Shorter than its own IP/UDP length though the record claims it whole (Dissection.isCutSilently). */
+    boolean cutSilently;
+    /**
+     * Cut (either way) inside the BTH or an extension header: only the addresses, and the destination
+     * QP when the BTH is whole, can be trusted; the engine does not replay it.
+     */
+    boolean headersCut;
 
     int aethSyndrome = -1;
     int aethMsn = -1;
@@ -67,10 +77,22 @@ final class PacketFacts {
     int cmLayer = -1;
     HeaderType cmType;
 
-    /** Reads frame {@code d}; false when it is not an InfiniBand transport packet. */
+    /**
+     * Reads frame {@code d}; false when it is not an InfiniBand transport packet. A packet cut inside its
+     * transport headers reads as far as it goes, with {@link #headersCut} set.
+     */
     boolean read(Dissection d) {
         RdmaContext r = d.rdma();
-        if (!r.isRdma() || r.bthLayer < 0 || d.layerLength(r.bthLayer) < 12) {
+        boolean cut = d.isCut();
+        int bthLayer = r.bthLayer;
+        if (bthLayer < 0 && cut) {
+            bthLayer = d.find(InfiniBand.BTH); // the dissector leaves a BTH cut short out of its context
+        }
+        if (bthLayer < 0 || !cut && (!r.isRdma() || d.layerLength(bthLayer) < 12)) {
+            return false;
+        }
+        headersCut = cut && transportHeadersCut(d, bthLayer);
+        if (!headersCut && d.layerLength(bthLayer) < 12) {
             return false;
         }
         dissection = d;
@@ -81,6 +103,8 @@ final class PacketFacts {
         timeNanos = d.frame().timeNanos();
         capturedLength = d.frame().capturedLength();
         wireLength = d.frame().wireLength();
+        interfaceId = d.frame().interfaceId();
+        destQp = -1;
         ByteBuffer b = d.buffer();
         addressKind = 0;
         srcHi = srcLo = dstHi = dstLo = 0;
@@ -166,16 +190,35 @@ final class PacketFacts {
             srcLo = slid;
             dstLo = dlid;
         }
+        if (headersCut) {
+            opcode = null;
+            return true;
+        }
         opcode = Opcodes.of(r.opcode);
         padCount = r.padCount;
         truncated = wireLength > capturedLength;
-        if (truncated && declaredEnd > r.payloadStart && r.payloadStart >= 0) {
+        cutSilently = d.isCutSilently();
+        if (cut && declaredEnd > r.payloadStart && r.payloadStart >= 0) {
             // Cut by the snap length: the packet's own length fields still tell its payload length.
             payloadLength = Math.max(0, declaredEnd - 4 - padCount - r.payloadStart);
         } else {
             payloadLength = r.payloadLength;
         }
         return true;
+    }
+
+    /** Whether the BTH, or an extension header after it, runs past the bytes the capture kept. */
+    private static boolean transportHeadersCut(Dissection d, int bthLayer) {
+        for (int layer = bthLayer; layer < d.layerCount(); layer++) {
+            HeaderType t = d.layerType(layer);
+            if (t.protocol() != InfiniBand.PROTOCOL) {
+                return false; // payload (data, a MAD) follows the transport headers
+            }
+            if (d.isLayerTruncated(layer)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Bytes a header must have before its fields are read here; 0 for headers read no further. */
@@ -231,6 +274,8 @@ final class PacketFacts {
         c.padCount = padCount;
         c.payloadLength = payloadLength;
         c.truncated = truncated;
+        c.cutSilently = cutSilently;
+        c.interfaceId = interfaceId;
         c.aethSyndrome = aethSyndrome;
         c.aethMsn = aethMsn;
         c.rethVa = rethVa;

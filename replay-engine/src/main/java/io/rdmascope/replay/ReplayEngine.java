@@ -78,6 +78,7 @@ public final class ReplayEngine {
     /** Conversation ids, shared with the iWARP replay. */
     private int nextConversationId = 1;
     private final IwarpReplay iwarp;
+    private final CaptureArtifacts artifacts;
 
     /** Where packets with one key go: a conversation and the side that sends them. */
     private record Route(Conversation conversation, int side) {
@@ -190,8 +191,14 @@ public final class ReplayEngine {
     }
 
     public ReplayEngine(ReplayListener listener, ReplayLimits limits) {
+        this(listener, limits, IcrcCheck.AUTO);
+    }
+
+    /** @param icrc how ICRCs that do not verify are reported ({@code --icrc}) */
+    public ReplayEngine(ReplayListener listener, ReplayLimits limits, IcrcCheck icrc) {
         this.listener = listener;
         this.limits = limits;
+        this.artifacts = new CaptureArtifacts(listener, icrc);
         this.iwarp = new IwarpReplay(listener, limits, () -> newId(currentFrame));
     }
 
@@ -210,7 +217,7 @@ public final class ReplayEngine {
         currentFrame = d.frame().number();
         lastFrameNanos = Math.max(lastFrameNanos, d.frame().timeNanos());
         releaseAged(d.frame().timeNanos());
-        boolean cutBySnapLength = d.frame().wireLength() > d.frame().capturedLength();
+        boolean cutBySnapLength = d.isCut(); // or silently: a frame shorter than its own IP/UDP length
         if (!facts.read(d)) {
             if (iwarp.accept(d)) {
                 return; // an iWARP connection's TCP segment (issue 8)
@@ -222,6 +229,11 @@ public final class ReplayEngine {
         }
         if (d.isMalformed() && !cutBySnapLength) {
             listener.observation(new Observation.Malformed(facts.frame, null));
+        }
+        if (facts.headersCut) {
+            artifacts.headersCut(facts.frame, facts.addressKind == 0 ? null : new CaptureArtifacts.Place(
+                    facts.source(), facts.destination(), facts.destQp));
+            return; // no opcode or PSN to follow: the capture finding names what it leaves out
         }
         Operation op = facts.opcode.operation();
         Service service = facts.opcode.service();
@@ -332,14 +344,24 @@ public final class ReplayEngine {
     }
 
     private void frameChecks(Conversation c, PacketFacts p) {
-        if (p.icrcStatus() == Crcs.STATUS_BAD) {
+        IcrcCheck icrc = artifacts.icrcCheck();
+        int icrcStatus = icrc == IcrcCheck.OFF ? Crcs.STATUS_UNVERIFIED : p.icrcStatus(); // none on a cut frame
+        if (icrcStatus == Crcs.STATUS_BAD && icrc == IcrcCheck.STRICT) {
             c.observe(new Observation.BadCrc(p.frame, c.id, p.psn, false));
+        } else if (icrcStatus != Crcs.STATUS_UNVERIFIED && icrc == IcrcCheck.AUTO) {
+            artifacts.icrc(p, c.id, icrcStatus == Crcs.STATUS_GOOD);
         }
         if (p.vcrcStatus() == Crcs.STATUS_BAD) {
             c.observe(new Observation.BadCrc(p.frame, c.id, p.psn, true));
         }
         if (p.truncated) {
             c.observe(new Observation.TruncatedFrame(p.frame, c.id, p.psn, p.capturedLength, p.wireLength));
+        } else if (p.cutSilently) {
+            artifacts.cutSilently(p.frame);
+        } else if ((p.payloadLength + p.padCount) % 4 != 0) {
+            // IBTA 9.2 (BTH PadCnt): payload and pad fill whole 4-byte words, on every opcode. Only a
+            // frame whose end was captured shows its real length.
+            c.observe(new Observation.PadMisaligned(p.frame, c.id, p.psn, p.payloadLength, p.padCount));
         }
     }
 
@@ -826,6 +848,22 @@ public final class ReplayEngine {
             c.finish(lastFrameNanos);
         }
         iwarp.finish();
+        artifacts.finish(this::placeCut);
+    }
+
+    /**
+     * The final id of the conversation a frame cut inside its headers belonged to: by its route when
+     * the BTH named the QP, else the only conversation between its two hosts; null when neither tells.
+     */
+    private String placeCut(CaptureArtifacts.Place p) {
+        if (p.destQp() >= 0) {
+            Route r = routes.get(p.source(), p.destination(), p.destQp(), -1);
+            if (r != null) {
+                return finalConversationId(r.conversation().id);
+            }
+        }
+        List<Conversation> between = byHosts.get(PairKey.of(p.source(), p.destination()));
+        return between != null && between.size() == 1 ? finalConversationId(between.get(0).id) : null;
     }
 
     /**

@@ -27,11 +27,16 @@ public final class ReplayResult implements ReplayListener {
     }
 
     public ReplayResult(ReplayLimits limits) {
-        this(limits, true);
+        this(limits, true, IcrcCheck.AUTO);
     }
 
-    private ReplayResult(ReplayLimits limits, boolean keepMessages) {
-        this.engine = new ReplayEngine(this, limits);
+    /** A result keeping messages, with ICRCs judged as {@code icrc} says ({@code --icrc}). */
+    public ReplayResult(IcrcCheck icrc) {
+        this(ReplayLimits.defaults(), true, icrc);
+    }
+
+    private ReplayResult(ReplayLimits limits, boolean keepMessages, IcrcCheck icrc) {
+        this.engine = new ReplayEngine(this, limits, icrc);
         this.keepMessages = keepMessages;
     }
 
@@ -40,7 +45,12 @@ public final class ReplayResult implements ReplayListener {
      * observations and findings (flows, summary, check), so memory does not grow with the capture.
      */
     public static ReplayResult withoutMessages() {
-        return new ReplayResult(ReplayLimits.defaults(), false);
+        return withoutMessages(IcrcCheck.AUTO);
+    }
+
+    /** {@link #withoutMessages()} with ICRCs judged as {@code icrc} says. */
+    public static ReplayResult withoutMessages(IcrcCheck icrc) {
+        return new ReplayResult(ReplayLimits.defaults(), false, icrc);
     }
 
     public void accept(Dissection d) {

@@ -304,7 +304,45 @@ public final class RuleCatalog {
             rule("RS-ENGINE-001", Severity.NOTE, "Analysis limit reached", "rdmascope replay limits",
                     "The replay engine stopped tracking more state (conversations, outstanding messages, missing "
                             + "PSNs) to keep memory bounded; analysis past the limit is partial.",
-                    "limit_reached"));
+                    "limit_reached"),
+            // ---- capture artifacts told apart from traffic faults (issue 15) ----
+            rule("IB-CAP-007", Severity.WARNING, "ICRC not verifiable on this capture",
+                    "IBTA Vol. 1 7.8.1; Annex A17 (RoCEv2 ICRC); capture path (not a protocol fault)",
+                    "No ICRC verifies on a whole capture, pcapng interface or sender (at least four frames, none "
+                            + "good), so the bytes in the ICRC field are not the ones that crossed the wire: the "
+                            + "finding stands for all of them, and none is counted as IB-ICRC-001. A capture where "
+                            + "most frames verify keeps IB-ICRC-001 on the ones that do not. Typical cause: a NIC "
+                            + "capturing its own traffic through an offload sniffer (ConnectX with ibdump or "
+                            + "tcpdump on the RDMA device), which records frames before the ICRC is computed or "
+                            + "after it was stripped. The traffic is judged on everything else; check --icrc strict "
+                            + "reports every frame instead.",
+                    "icrc_not_verifiable"),
+            rule("IB-CAP-008", Severity.WARNING, "Frames cut without saying so",
+                    "pcap/pcapng record lengths against IPv4 total length, IPv6 payload length, UDP length "
+                            + "(not a protocol fault)",
+                    "Frames are shorter than their own IP or UDP length, yet their capture records say the whole "
+                            + "frame was kept (captured length equals wire length). They are treated as cut by a "
+                            + "snap length: no ICRC is verified (the last four bytes are payload) and payload "
+                            + "lengths come from the headers. Typical cause: a capture tool or NIC offload that "
+                            + "writes the first bytes of large (segmentation-offloaded) packets and records the "
+                            + "cut length as the wire length.",
+                    "frames_cut_silently"),
+            rule("IB-CAP-006", Severity.WARNING, "Frames cut inside their transport headers",
+                    "pcap/pcapng snap length; IBTA Vol. 1 9.2-9.3 (BTH and extension headers)",
+                    "The capture kept too few bytes of some RoCE frames to read their BTH or extension headers "
+                            + "(RETH, AETH, DETH...), so the replay cannot tell their opcode, PSN or lengths and "
+                            + "leaves them out: the conversations named are analysed without them, and may show "
+                            + "gaps or unanswered requests that are only the capture's. Typical cause: a snap "
+                            + "length below the headers (Ethernet, IP, UDP, BTH and extension headers need up to "
+                            + "about 120 bytes); capture with -s 0 or -s 256.",
+                    "headers_cut"),
+            rule("IB-LEN-005", Severity.ERROR, "Payload plus pad not a multiple of four bytes",
+                    "IBTA Vol. 1 9.2 (BTH PadCnt: pad to a 4-byte boundary); 7.7 (LRH PktLen counts 4-byte words)",
+                    "Payload and pad together must fill whole 4-byte words, on every opcode: the transport "
+                            + "headers and the ICRC are whole words, and the LRH counts packets in words. A packet "
+                            + "that is not is malformed and the receiver drops or rejects it. Typical cause: a "
+                            + "sender computing PadCnt or the UDP length wrongly, or one that omits the pad bytes.",
+                    "pad_misaligned"));
 
     private static final Map<String, Rule> BY_ID = index();
 

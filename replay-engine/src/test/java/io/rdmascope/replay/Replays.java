@@ -17,7 +17,11 @@ final class Replays {
     }
 
     static ReplayResult of(Path capture) throws IOException {
-        ReplayResult result = new ReplayResult();
+        return of(capture, IcrcCheck.AUTO);
+    }
+
+    static ReplayResult of(Path capture, IcrcCheck icrc) throws IOException {
+        ReplayResult result = new ReplayResult(icrc);
         DissectorChain chain = DissectorChain.standard();
         Dissection d = new Dissection();
         try (PacketSource source = CaptureFiles.open(capture)) {

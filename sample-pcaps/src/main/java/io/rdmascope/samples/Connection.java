@@ -617,15 +617,31 @@ public final class Connection {
      * snap length): the analyzer sees the headers, not the payload or ICRC.
      */
     public int transmitTruncated(Packet p, int keep) {
+        int frame = transmitCut(p, keep, false);
+        truth.observe(Expected.TRUNCATED_FRAME, frame, id(), p.psn, keep + " of " + trace.frames().get(frame - 1)
+                .wireLength() + " bytes captured");
+        return frame;
+    }
+
+    /**
+     * Transmits {@code p}, delivered, but the capture keeps only its first {@code keep} bytes and its
+     * record says that is the whole frame (issue 15): shorter than its own IP and UDP lengths. The
+     * capture finding is the scenario's to record, once.
+     */
+    public int transmitCutSilently(Packet p, int keep) {
+        return transmitCut(p, keep, true);
+    }
+
+    private int transmitCut(Packet p, int keep, boolean silently) {
         if (!sentByOrder.containsValue(p)) {
             sentByOrder.put(sendOrder++, p);
         }
         byte[] bytes = withIpId(p.template, true).build();
         trace.nextPacket(bytes.length);
         sent(p);
-        int frame = trace.addTruncated(bytes, keep, p.template.linkType());
+        int frame = silently ? trace.addCutSilently(bytes, keep, p.template.linkType())
+                : trace.addTruncated(bytes, keep, p.template.linkType());
         captured(p, frame);
-        truth.observe(Expected.TRUNCATED_FRAME, frame, id(), p.psn, keep + " of " + bytes.length + " bytes captured");
         lastDelivery = deliver(p);
         return frame;
     }
@@ -702,6 +718,21 @@ public final class Connection {
         byte[] bytes = withIpId(p, false).build();
         trace.nextPacket(bytes.length);
         return trace.add(bytes, p.linkType());
+    }
+
+    /**
+     * A cumulative ACK the capture cut to {@code keep} bytes (a snap length ending inside its headers):
+     * sent and received, but no reader of the capture can tell what it acknowledged, so it completes
+     * nothing in the truth; the next ACK, which covers it, does.
+     */
+    public int ackCut(int keep) {
+        requireReliable();
+        trace.turnaround();
+        RocePacket p = withIpId(response(0x11, Psn.add(expectedPsn, -1)).set(InfiniBand.AETH_SYNDROME, 0x1F)
+                .set(InfiniBand.AETH_MSN, msn), false);
+        byte[] bytes = p.build();
+        trace.nextPacket(bytes.length);
+        return trace.addTruncated(bytes, keep, p.linkType());
     }
 
     /** A cumulative ACK of everything accepted so far (PSN = expected − 1), after a turnaround. */

@@ -60,7 +60,12 @@ public enum Expected {
     TIMESTAMP_INVERSION("timestamp_inversion", "IB-CAP-004", Severity.NOTE),
     PSN_WRAP("psn_wrap", null, null),
     QP_STATE("qp_state", null, null),
-    MPA_RESYNC("mpa_resync", null, null);
+    MPA_RESYNC("mpa_resync", null, null),
+    // ---- capture artifacts told apart from traffic faults (issue 15) ----
+    ICRC_NOT_VERIFIABLE("icrc_not_verifiable", "IB-CAP-007", Severity.WARNING),
+    FRAMES_CUT_SILENTLY("frames_cut_silently", "IB-CAP-008", Severity.WARNING),
+    HEADERS_CUT("headers_cut", "IB-CAP-006", Severity.WARNING),
+    PAD_MISALIGNED("pad_misaligned", "IB-LEN-005", Severity.ERROR);
 
     public enum Severity {
         ERROR, WARNING, NOTE;

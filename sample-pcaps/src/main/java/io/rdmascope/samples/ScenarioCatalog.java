@@ -154,7 +154,19 @@ public final class ScenarioCatalog {
                         + "offset skip, an unasked Read Response, and a Send never acknowledged.", 57, Format.PCAP,
                         V2, IwarpScenarios::violations),
                 new Scenario("iwarp_reject", "An MPA Request of revision 3 answered by a Reply that rejects the "
-                        + "connection.", 58, Format.PCAP, V2, IwarpScenarios::reject));
+                        + "connection.", 58, Format.PCAP, V2, IwarpScenarios::reject),
+                // ---- capture artifacts told apart from traffic faults (issue 15) ----
+                new Scenario("capture_icrc_not_verifiable", "UC SENDs both ways captured through a NIC-offload "
+                        + "sniffer: no frame's ICRC verifies, one capture finding instead of an error per frame.",
+                        61, Format.PCAP, V2, ScenarioCatalog::icrcNotVerifiable),
+                new Scenario("capture_frames_cut_silently", "4 KB WRITEs whose frames the capture tool cut to 243 "
+                        + "bytes while recording 243 bytes on the wire: shorter than their IP and UDP lengths.",
+                        62, Format.PCAP, V2, ScenarioCatalog::framesCutSilently),
+                new Scenario("violation_headers_cut", "A snap length of 56 bytes cuts an ACK inside its AETH: the "
+                        + "capture cannot show what it acknowledged; the next ACK covers it.", 63, Format.PCAPNG, V2,
+                        ScenarioCatalog::headersCut),
+                new Scenario("violation_pad_misaligned", "A SEND ONLY of 6 bytes sent with no pad bytes: payload "
+                        + "plus pad is not a multiple of 4.", 64, Format.PCAPNG, V2, ScenarioCatalog::padMisaligned));
     }
 
     public static Scenario byName(String name) {
@@ -661,6 +673,62 @@ public final class ScenarioCatalog {
         f.observe(Expected.TORN_DOWN_WITH_OUTSTANDING, dreq, c, write.firstPsn(), "2 messages outstanding");
         c.failed(write);
         c.failed(read);
+    }
+
+    // ---- capture artifacts (issue 15) ---------------------------------------------------------------------
+
+    /** As magnate3_linux-riscv-dev_uc-sg.pcap: the traffic is fine, the ICRC field of every frame is not. */
+    static void icrcNotVerifiable(Fabric f) {
+        Connection ab = f.uc(f.host(1), f.host(2), 1024);
+        Connection ba = f.uc(f.host(2), f.host(1), 1024);
+        int first = -1;
+        int frames = 0;
+        for (int round = 0; round < 3; round++) {
+            for (Connection c : List.of(ab, ba)) {
+                Msg m = c.send(1_500);
+                for (int i = 0; i < m.packetCount(); i++) {
+                    int frame = c.transmit(m.packet(i), Fate.DELIVERED, p -> p.corruptIcrc());
+                    first = first < 0 ? frame : first;
+                    frames++;
+                }
+                c.ucDelivered(m);
+                f.idle();
+            }
+        }
+        f.observe(Expected.ICRC_NOT_VERIFIABLE, first, null, null, "none of " + frames + " frames verifies");
+    }
+
+    /** As a UCCL capture: every data frame kept to 243 bytes, its record saying 243 on the wire. */
+    static void framesCutSilently(Fabric f) {
+        Connection c = f.rc(f.host(1), f.host(2), 4096);
+        sendAndAck(f, c, c.send(200));
+        Msg w = c.write(3 * 4096);
+        int first = -1;
+        for (int i = 0; i < w.packetCount(); i++) {
+            int frame = c.transmitCutSilently(w.packet(i), 243);
+            first = first < 0 ? frame : first;
+        }
+        c.ack();
+        f.observe(Expected.FRAMES_CUT_SILENTLY, first, null, null, w.packetCount() + " frames");
+    }
+
+    static void headersCut(Fabric f) {
+        Connection c = f.rc(f.host(1), f.host(2), 1024);
+        c.transmit(c.send(200));
+        int cut = c.ackCut(56); // Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 = 54: two bytes of the AETH
+        f.observe(Expected.HEADERS_CUT, cut, null, null, "1 frame; conversation 1");
+        f.idle();
+        c.transmit(c.send(200));
+        c.ack();
+    }
+
+    static void padMisaligned(Fabric f) {
+        Connection c = f.rc(f.host(1), f.host(2), 1024);
+        sendAndAck(f, c, c.send(200));
+        Msg s = c.send(6);
+        int frame = c.transmit(s.packet(0), Fate.REFUSED, p -> p.padBytes(0));
+        f.observe(Expected.PAD_MISALIGNED, frame, c, s.firstPsn(), "payload 6 + pad 0 = 6 bytes");
+        c.fatalNak(1, s); // a length error: NAK invalid request (rc-transport-rules R2.3, R2.4)
     }
 
     // ---- helpers ----------------------------------------------------------------------------------------

@@ -38,6 +38,15 @@ public final class Trace {
         return frames.size();
     }
 
+    /**
+     * Records a frame cut to {@code keep} bytes whose record nevertheless says {@code keep} bytes were on
+     * the wire: a capture tool cutting frames without saying so (issue 15). Returns its number.
+     */
+    int addCutSilently(byte[] bytes, int keep, int linkType) {
+        frames.add(new CapturedFrame(clockNanos, java.util.Arrays.copyOf(bytes, keep), keep, linkType));
+        return frames.size();
+    }
+
     /** Time of frame {@code number}. */
     long timeOf(int number) {
         return frames.get(number - 1).timeNanos();

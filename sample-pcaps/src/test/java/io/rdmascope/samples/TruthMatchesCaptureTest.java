@@ -35,7 +35,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TruthMatchesCaptureTest {
 
     /** What the dissector saw in one frame. */
-    record Seen(int opcode, int psn, int destQp, int icrc, int vcrc) {
+    record Seen(int opcode, int psn, int destQp, int icrc, int vcrc, boolean cut) {
+    }
+
+    /**
+     * Whether the capture cut the frame, read from its record and raw bytes rather than the dissector:
+     * fewer bytes captured than on the wire, or (Ethernet/IPv4) fewer than the IPv4 total length says.
+     */
+    private static boolean cut(Frame f) {
+        if (f.wireLength() > f.capturedLength()) {
+            return true;
+        }
+        boolean ipv4 = f.capturedLength() >= 18 && (f.get(12) & 0xFF) == 0x08 && f.get(13) == 0;
+        return ipv4 && 14 + (((f.get(16) & 0xFF) << 8) | (f.get(17) & 0xFF)) > f.capturedLength();
     }
 
     static Map<Integer, Seen> dissect(Path capture) throws IOException {
@@ -48,13 +60,17 @@ class TruthMatchesCaptureTest {
                 chain.dissect(f, d);
                 RdmaContext r = d.rdma();
                 if (!r.isRdma()) {
+                    if (cut(f)) {
+                        seen.put((int) f.number(), new Seen(-1, -1, -1, Crcs.STATUS_UNVERIFIED, Crcs.STATUS_UNVERIFIED,
+                                true)); // cut inside the BTH: no transport fields to compare
+                    }
                     continue;
                 }
                 int bthAt = d.layerAt(r.bthLayer);
                 seen.put((int) f.number(), new Seen(r.opcode, (int) InfiniBand.BTH_PSN.read(d.buffer(), bthAt),
                         (int) InfiniBand.BTH_DESTQP.read(d.buffer(), bthAt),
                         r.icrcOffset < 0 ? Crcs.STATUS_UNVERIFIED : Crcs.icrcStatus(d),
-                        r.vcrcOffset < 0 ? Crcs.STATUS_UNVERIFIED : Crcs.vcrcStatus(d)));
+                        r.vcrcOffset < 0 ? Crcs.STATUS_UNVERIFIED : Crcs.vcrcStatus(d), cut(f)));
             }
         }
         return seen;
@@ -76,10 +92,12 @@ class TruthMatchesCaptureTest {
         Set<Integer> badIcrc = framesOf(truth, Expected.BAD_ICRC);
         Set<Integer> badVcrc = framesOf(truth, Expected.BAD_VCRC);
         Set<Integer> truncated = framesOf(truth, Expected.TRUNCATED_FRAME);
+        // The scenario's story: the capture path stored no ICRC that verifies, on any frame (issue 15).
+        boolean noIcrcVerifies = !framesOf(truth, Expected.ICRC_NOT_VERIFIABLE).isEmpty();
         for (Map.Entry<Integer, Seen> e : seen.entrySet()) {
             int frame = e.getKey();
-            int expectedIcrc = truncated.contains(frame) ? Crcs.STATUS_UNVERIFIED
-                    : badIcrc.contains(frame) ? Crcs.STATUS_BAD : Crcs.STATUS_GOOD;
+            int expectedIcrc = truncated.contains(frame) || e.getValue().cut() ? Crcs.STATUS_UNVERIFIED
+                    : badIcrc.contains(frame) || noIcrcVerifies ? Crcs.STATUS_BAD : Crcs.STATUS_GOOD;
             if (e.getValue().icrc() != expectedIcrc) {
                 problems.add("frame " + frame + " ICRC status " + e.getValue().icrc() + ", expected " + expectedIcrc);
             }

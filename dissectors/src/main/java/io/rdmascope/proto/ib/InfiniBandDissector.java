@@ -65,6 +65,7 @@ public final class InfiniBandDissector {
         r.encapsulation = Encapsulation.ROCE_V1;
         r.coverageStart = offset;
         r.networkHeaderLength = 40;
+        d.declaredEnd(offset + 40 + d.u16(offset + 4));
         int packetEnd = Math.min(end, offset + 40 + d.u16(offset + 4));
         if (d.u8(offset + 6) != GRH_NEXT_HEADER_IBA) {
             Data.dissect(chain, d, offset + 40, packetEnd);
@@ -87,7 +88,8 @@ public final class InfiniBandDissector {
             d.markMalformed();
             return;
         }
-        if (packetEnd + 2 <= d.capturedLength()) {
+        d.declaredEnd(packetEnd + 2);
+        if (packetEnd + 2 <= d.capturedLength() && !d.isCutSilently()) {
             r.vcrcOffset = packetEnd;
         }
         int lnh = d.u8(offset + 1) & 0x3;
@@ -140,9 +142,11 @@ public final class InfiniBandDissector {
         r.opcode = opcodeByte;
         r.padCount = (d.u8(offset + 1) >> 4) & 0x3;
         Opcode opcode = Opcodes.of(opcodeByte);
-        // The ICRC closes the packet when the whole packet was captured; a snaplen cut leaves it out.
-        // A snaplen cut shows as end == captured length with a longer wire length: no ICRC then.
-        boolean cutByCapture = end >= d.capturedLength() && d.frame().wireLength() > d.capturedLength();
+        // The ICRC closes the packet when the whole packet was captured; a cut leaves it out. A snaplen
+        // cut shows as end == captured length with a longer wire length; a silent cut as a frame shorter
+        // than its own IP/UDP length (Dissection.declaredEnd). No ICRC then: the last four bytes are
+        // payload. Wireshark still shows them as an ICRC on a silently cut frame; we do not.
+        boolean cutByCapture = end >= d.capturedLength() && d.isCut();
         boolean icrcCaptured = end - 4 >= offset + 12 && end <= d.capturedLength() && !cutByCapture;
         int headersEnd = icrcCaptured ? end - 4 : end;
         int at = offset + 12;

@@ -87,6 +87,7 @@ public final class Ip {
             }
             d.setLength(layer, headerLength);
         }
+        d.declaredEnd(offset + totalLength);
         int payloadEnd = Math.min(end, offset + totalLength);
         int fragment = d.u16(offset + 6) & 0x3FFF; // MF or a non-zero offset: not the whole datagram
         int protocol = d.u8(offset + 9);
@@ -103,7 +104,11 @@ public final class Ip {
             return;
         }
         int layer = d.layerCount() - 1;
-        int payloadEnd = Math.min(end, offset + 40 + d.u16(offset + 4));
+        int plen = d.u16(offset + 4);
+        if (plen != 0) { // 0: a jumbogram (RFC 2675) whose length is in a hop-by-hop option
+            d.declaredEnd(offset + 40 + plen);
+        }
+        int payloadEnd = Math.min(end, offset + 40 + plen);
         int next = d.u8(offset + 6);
         int at = offset + 40;
         // Hop-by-hop, routing, destination options: skip them (bounded by the layer limit of one frame).

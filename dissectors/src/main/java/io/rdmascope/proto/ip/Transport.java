@@ -65,6 +65,7 @@ public final class Transport {
             d.markMalformed();
             return;
         }
+        d.declaredEnd(offset + length);
         int payloadEnd = Math.min(end, offset + length);
         int dst = d.u16(offset + 2);
         int src = d.u16(offset);
