@@ -40,7 +40,9 @@ public final class RuleCatalog {
                     RC + ", PSN rules (R2.1) and observer limits (rules §8)",
                     "A request PSN never appears in the capture, yet the responder acknowledged it and nobody "
                             + "resent it: it crossed the wire but the capture point missed it. Typical cause: a "
-                            + "mirror port or capture buffer overrun. Not a fabric fault, but the capture is lossy.",
+                            + "mirror port or capture buffer overrun. Not a fabric fault, but the capture is lossy. "
+                            + "Reported once per conversation, with the frames where the misses show (the first "
+                            + "100) and how many: how much of that conversation's analysis rests on missing frames.",
                     "missing_from_capture"),
             rule("IB-CAP-003", Severity.NOTE, "Message unanswered when the capture ended",
                     RC + ", local ACK timeout (C9-140)",
@@ -375,6 +377,15 @@ public final class RuleCatalog {
             "IB-RC-TIMEOUT-002", "IB-RC-RNR-002", "IB-RC-NAK-001", "IB-RC-NAK-002", "IB-RC-NAK-003", "IB-RC-NAK-004",
             "IB-RC-MATCH-001", "IB-RC-MATCH-002", "IB-RC-MATCH-003", "IB-RC-STALL-001", "IB-RC-TEARDOWN-001",
             "IB-RC-MSG-001", "IB-UC-001", "IW-TCP-001", "IW-RDMAP-004", "IW-MSG-001");
+
+    /**
+     * Whether rule {@code ruleId} gives one finding per conversation (listing frames and a count) rather
+     * than one per observation: packets missing from the capture, which a lossy capture of a busy QP shows
+     * thousands of times (issue 15: say how much of the analysis rests on missing frames, once).
+     */
+    public static boolean isSummarisedPerConversation(String ruleId) {
+        return "IB-CAP-002".equals(ruleId);
+    }
 
     /** The rule ids whose findings can be consequences, for checking the list against the catalog. */
     static java.util.Set<String> consequenceKinds() {

@@ -17,6 +17,7 @@ public final class Rules {
     /** Findings for {@code observations}, sorted by first frame (then rule id), as the reports list them. */
     public static List<Finding> evaluate(List<? extends Observation> observations, RulesConfig config) {
         Map<Rule, List<Finding>> byRule = new HashMap<>();
+        Map<String, Summary> summaries = new HashMap<>();
         List<Rule> order = new ArrayList<>();
         for (Observation o : observations) {
             Rule rule = RuleCatalog.forObservation(o.kind());
@@ -27,6 +28,10 @@ public final class Rules {
                 order.add(r);
                 return new ArrayList<>();
             });
+            if (RuleCatalog.isSummarisedPerConversation(rule.id()) && o.conversation() != null) {
+                summarise(list, summaries, rule, config, o);
+                continue;
+            }
             list.add(new Finding(rule.id(), config.severity(rule).id(), rule.summary(), rule.reference(),
                     o.frame() > 0 ? List.of(o.frame()) : List.of(), o.conversation(), o.detail()));
         }
@@ -65,6 +70,44 @@ public final class Rules {
             }
         }
         return out;
+    }
+
+    /** Frames a per-conversation summary lists before it only counts. */
+    static final int SUMMARY_FRAMES = 100;
+
+    /**
+     * One finding per conversation for a rule whose observations say the same thing many times (packets
+     * the capture missed: a lossy capture of a busy QP has thousands): the frames (the first
+     * {@value #SUMMARY_FRAMES}), how many, and the first one's detail.
+     */
+    private static final class Summary {
+        final int index;
+        final String firstDetail;
+        final List<Long> frames = new ArrayList<>();
+        int count;
+
+        Summary(int index, String firstDetail) {
+            this.index = index;
+            this.firstDetail = firstDetail;
+        }
+    }
+
+    private static void summarise(List<Finding> list, Map<String, Summary> summaries, Rule rule, RulesConfig config,
+                                  Observation o) {
+        Summary s = summaries.get(rule.id() + ' ' + o.conversation());
+        if (s == null) {
+            s = new Summary(list.size(), o.detail());
+            summaries.put(rule.id() + ' ' + o.conversation(), s);
+            list.add(null);
+        }
+        s.count++;
+        if (o.frame() > 0 && s.frames.size() < SUMMARY_FRAMES) {
+            s.frames.add(o.frame());
+        }
+        String detail = s.count == 1 ? s.firstDetail : s.count + " packets missing from the capture on this "
+                + "conversation (acknowledged, never shown, never resent); the first: " + s.firstDetail;
+        list.set(s.index, new Finding(rule.id(), config.severity(rule).id(), rule.summary(), rule.reference(), s.frames,
+                o.conversation(), detail));
     }
 
     /** How many findings there are of each severity. */
