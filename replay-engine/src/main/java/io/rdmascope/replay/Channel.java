@@ -158,7 +158,7 @@ final class Channel {
         if (conversation.inError()) {
             return; // an error-state QP sends nothing (rules §6); whatever comes is not this connection's
         }
-        checkStall(p.timeNanos, "frame " + p.frame + " moved it again");
+        checkStall(p.timeNanos, null, p.frame);
         progress(p);
         expireHeld(p.timeNanos);
         requestInOrder(p);
@@ -1164,7 +1164,7 @@ final class Channel {
         if (transport == Transport.UC || conversation.inError()) {
             return; // UC has no responses; an error-state QP's peer answers nothing of this connection
         }
-        checkStall(p.timeNanos, "frame " + p.frame + " moved it again");
+        checkStall(p.timeNanos, null, p.frame);
         checkMsn(p); // in capture order: the order the responder sent its AETHs in, before any holding
         expireHeld(p.timeNanos);
         if (!started || ahead(p)) {
@@ -1298,16 +1298,21 @@ final class Channel {
      * At capture time {@code nowNanos}: messages outstanding and nothing moved for longer than the retry
      * budget means the QP stalled (reported once per silence). On a capture that misses packets, an
      * answer it never showed may have completed them, so there it takes a resend to show the requester
-     * was still waiting. Returns true when it reported one.
+     * was still waiting. {@code until} says what ended the silence; null for a frame that moved the QP
+     * again ({@code movedAgainFrame}), whose text is made only when a stall is reported. Returns true when
+     * it reported one.
      */
-    private boolean checkStall(long nowNanos, String until) {
+    private boolean checkStall(long nowNanos, String until, long movedAgainFrame) {
         if (stallReported || !waiting() || lastProgressNanos == Long.MIN_VALUE || conversation.inError()) {
             return false;
         }
         long silence = nowNanos - lastProgressNanos;
         long budget = retryBudgetNanos();
+        if (silence <= budget) {
+            return false; // the usual case, once per frame: no allocation before here
+        }
         MessageBuilder oldest = oldestWaiting();
-        if (silence <= budget || oldest == null) {
+        if (oldest == null) {
             return false;
         }
         int slot = oldest.firstPsn & (RING - 1);
@@ -1317,7 +1322,7 @@ final class Channel {
         }
         stallReported = true;
         conversation.observe(new Observation.QpStalled(lastProgressFrame, conversation.id, oldest.firstPsn, oldest.kind,
-                oldest.firstFrame(), silence, budget, until));
+                oldest.firstFrame(), silence, budget, until != null ? until : "frame " + movedAgainFrame + " moved it again"));
         return true;
     }
 
@@ -1327,7 +1332,7 @@ final class Channel {
      * error).
      */
     void tearDown(long frame, long timeNanos, String cause) {
-        checkStall(timeNanos, cause + " in frame " + frame);
+        checkStall(timeNanos, cause + " in frame " + frame, 0);
         failOutstanding(frame, cause);
     }
 
@@ -1858,7 +1863,7 @@ final class Channel {
                 giveUp(head.firstPsn, ringFrame[slot], false, ringTransmissions[slot]);
             }
         }
-        if (checkStall(captureEndNanos, "the capture ended")) {
+        if (checkStall(captureEndNanos, "the capture ended", 0)) {
             failOutstanding(0, null);
         }
         if (open != null && !outstanding.contains(open)) {
