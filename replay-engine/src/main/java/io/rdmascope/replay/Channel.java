@@ -1412,15 +1412,27 @@ final class Channel {
             return;
         }
         boolean firstRequest = p.frame == firstRequestFrame;
+        MessageBuilder sent = owner(p.psn);
+        int reach = p.psn;
+        if (sent != null && sent.kind == MessageKind.READ) {
+            // A READ spans its responses (R1.3); while the path MTU is unknown, as far as its length could reach.
+            reach = sent == readSpanPending ? Psn.add(sent.firstPsn, maxReadSpan(sent.dmaLength) - 1) : sent.lastPsn;
+        }
         for (Iterator<PacketFacts> it = heldResponses.iterator(); it.hasNext(); ) {
             PacketFacts r = it.next();
+            if (r.inversionDecided == 0 && Psn.diff(reach, r.psn) >= 0) {
+                // The first request to reach a held response decides whether the response was stamped before
+                // its cause: a request at or before its PSN is (or precedes) what it answers; one beyond it
+                // shows the capture missed what it answers (a READ resent later is not what it answered).
+                r.inversionDecided = Psn.diff(r.psn, p.psn) >= 0 ? 1 : -1;
+            }
             if (firstRequest && Psn.diff(r.psn, p.psn) < 0) {
                 it.remove(); // reached the capture before this requester's first request and answers an earlier one
             } else if (!ahead(r) && awaitsRequest(r)) {
                 dropResponseSpanGap(r); // still waiting for its READ, but its PSN is known now not to be a request's
             } else if (!ahead(r)) {
                 it.remove();
-                if (Psn.diff(r.psn, p.psn) >= 0) {
+                if (r.inversionDecided > 0) {
                     conversation.timestampInversion(r.frame, p.timeNanos - r.timeNanos, side);
                 }
                 respond(r);

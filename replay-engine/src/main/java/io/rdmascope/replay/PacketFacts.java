@@ -63,6 +63,12 @@ final class PacketFacts {
     long invalidateRkey = -1;
     int xrcSrq = -1;
 
+    /**
+     * A held response's verdict on timestamp inversion, set by the first request that reaches its PSN:
+     * 0 undecided, 1 stamped before that request (its cause), -1 not (the capture missed its cause).
+     */
+    int inversionDecided;
+
     /** ICRC/VCRC: bad (0), good (1), unverified (2); computed only on demand. */
     private Dissection dissection;
     private RdmaContext rdma;
