@@ -402,7 +402,7 @@ final class Channel {
         if (seen && !(kind == Operation.Kind.READ && ringKind[slot] == Operation.Kind.READ.ordinal())) {
             earlier = io.rdmascope.proto.ib.Opcodes.of(ringOpcode[slot]).shortName();
             earlierFrame = ringFrame[slot];
-        } else if (m != null && m.kind == MessageKind.READ && kind != Operation.Kind.READ && m.spanGuessedAt == 0
+        } else if (m != null && m.kind == MessageKind.READ && kind != Operation.Kind.READ && spanCertain(m)
                 && Psn.within(p.psn, m.firstPsn, m.lastPsn)) {
             earlier = "READ PSN " + m.firstPsn + "-" + m.lastPsn;
             earlierFrame = m.firstFrame();
@@ -428,6 +428,18 @@ final class Channel {
         }
         lastReuse = open != null && open.firstPsn == p.psn ? open : outstanding.peekLast();
         return true;
+    }
+
+    /**
+     * Whether READ {@code m}'s response span is known for certain: the path MTU is known (CM, or a
+     * packet that carried it) and the span is what its DMA length takes at it (R1.3). A span settled
+     * only by a response or by the next request's PSN may be wrong (a response stamped early, a request
+     * the capture missed), and a PSN reuse is an error: only a certain span can show one.
+     */
+    private boolean spanCertain(MessageBuilder m) {
+        int pmtu = conversation.pmtu;
+        return pmtu > 0 && m.spanGuessedAt == 0 && m.dmaLength >= 0
+                && Psn.diff(m.lastPsn, m.firstPsn) == readSpan(m.dmaLength, pmtu) - 1;
     }
 
     /**
