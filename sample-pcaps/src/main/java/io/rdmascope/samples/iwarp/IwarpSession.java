@@ -109,6 +109,11 @@ public final class IwarpSession {
      */
     public enum Nic {
         RFC(false, false),
+        /** One MSN counter across queues, Read Requests in network order. */
+        SHARED_MSN(true, false),
+        /** Per-queue MSNs, Read Requests little-endian. */
+        LITTLE_ENDIAN_READ(false, true),
+        /** Both, as the NIC of the wiki's captures. */
         SHARED_MSN_LITTLE_ENDIAN_READ(true, true);
 
         final boolean sharedMsn;
