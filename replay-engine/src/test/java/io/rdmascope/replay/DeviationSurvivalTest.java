@@ -12,6 +12,7 @@ import io.rdmascope.samples.Fabric;
 import io.rdmascope.samples.ScenarioCatalog;
 import io.rdmascope.samples.Scenarios;
 import io.rdmascope.samples.Wire;
+import io.rdmascope.samples.iwarp.IwarpScenarios;
 import io.rdmascope.samples.iwarp.IwarpSession;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -72,27 +73,9 @@ class DeviationSurvivalTest {
     private static Map<String, Injection> injections() {
         Map<String, Injection> m = new LinkedHashMap<>();
         // ---- RoCE: the violation_* scripts' deviations, once each ----
-        roce(m, "IB-ICRC-001", (f, c) -> {
-            Connection.Msg w = c.write(3 * 1024);
-            c.transmit(w.packet(0), Connection.Fate.DELIVERED, null);
-            int bad = c.transmit(w.packet(1), Connection.Fate.LOST_AFTER_CAPTURE, p -> p.corruptIcrc());
-            f.observe(Expected.BAD_ICRC, bad, c, w.packet(1).psn(), null);
-            c.transmit(w.packet(2), Connection.Fate.DELIVERED, null);
-            c.nakSequenceError();
-            c.goBackN(w.packet(1).psn(), "go-back-N after NAK");
-            c.ack();
-        });
-        roce(m, "IB-VCRC-001", (f, c) -> {
-            Connection.Msg s = c.send(3 * 1024);
-            c.transmit(s.packet(0), Connection.Fate.DELIVERED, null);
-            int bad = c.transmit(s.packet(1), Connection.Fate.LOST_AFTER_CAPTURE, p -> p.corruptVcrc());
-            f.observe(Expected.BAD_VCRC, bad, c, s.packet(1).psn(), null);
-            c.transmit(s.packet(2), Connection.Fate.DELIVERED, null);
-            c.nakSequenceError();
-            c.goBackN(s.packet(1).psn(), "go-back-N after NAK");
-            c.ack();
-        });
-        // far past anything the connection will send, so that no later request can own it
+        // a packet the next hop drops for a bad CRC: the responder's sequence NAK, go-back-N
+        roce(m, "IB-ICRC-001", (f, c) -> crcDrop(f, c, true));
+        roce(m, "IB-VCRC-001", (f, c) -> crcDrop(f, c, false));
         roce(m, "IB-RC-MATCH-001", (f, c) -> c.unsolicitedReadResponse(psnPlus(c.nextPsn(), 5_000), 512));
         roce(m, "IB-RC-MATCH-002", (f, c) -> {
             int unsent = psnPlus(c.nextPsn(), 10);
@@ -152,21 +135,21 @@ class DeviationSurvivalTest {
         });
         // ---- iWARP: what IwarpSession can write wrong, once each ----
         iwarp(m, "IW-MPA-001", IwarpSession.Options.standard(),
-                s -> sendAndAck(s, s.sendBroken(200, -1, -1, -1, true)));
+                s -> IwarpScenarios.sendAndAck(s, s.sendBroken(200, -1, -1, -1, true)));
         iwarp(m, "IW-MPA-002", IwarpSession.Options.standard().markers(false, true),
-                s -> sendAndAck(s, s.write(900, 0x00A1B2C3L, 0x10000, 0)));
+                s -> IwarpScenarios.sendAndAck(s, s.write(900, 0x00A1B2C3L, 0x10000, 0)));
         iwarp(m, "IW-MPA-003", IwarpSession.Options.standard().revisions(3, 1, new byte[0], new byte[0]), s -> {
         });
         iwarp(m, "IW-MPA-004", IwarpSession.Options.standard().rejected(), s -> {
         });
         iwarp(m, "IW-DDP-002", IwarpSession.Options.standard(),
-                s -> sendAndAck(s, s.sendBroken(100, -1, 3, -1, false)));
+                s -> IwarpScenarios.sendAndAck(s, s.sendBroken(100, -1, 3, -1, false)));
         iwarp(m, "IW-DDP-003", IwarpSession.Options.standard(),
-                s -> sendAndAck(s, s.sendBroken(300, 7, -1, -1, false)));
+                s -> IwarpScenarios.sendAndAck(s, s.sendBroken(300, 7, -1, -1, false)));
         iwarp(m, "IW-DDP-004", IwarpSession.Options.standard(),
-                s -> sendAndAck(s, s.sendBroken(2_500, -1, -1, 2, false)));
+                s -> IwarpScenarios.sendAndAck(s, s.sendBroken(2_500, -1, -1, 2, false)));
         iwarp(m, "IW-DDP-005", IwarpSession.Options.standard().nic(IwarpSession.Nic.SHARED_MSN),
-                s -> readAndRespond(s, s.read(700, 0x00D4E5F6L, 0x1000, 0x00A1B2C3L, 0x30000)));
+                s -> IwarpScenarios.readAndRespond(s, s.read(700, 0x00D4E5F6L, 0x1000, 0x00A1B2C3L, 0x30000)));
         iwarp(m, "IW-RDMAP-003", IwarpSession.Options.standard(), s -> {
             s.respondUnasked(0x00D4E5F6L, 0x1000, 512);
             s.transmit(1);
@@ -182,7 +165,7 @@ class DeviationSurvivalTest {
             s.ack(1);
         });
         iwarp(m, "IW-RDMAP-005", IwarpSession.Options.standard().nic(IwarpSession.Nic.LITTLE_ENDIAN_READ),
-                s -> readAndRespond(s, s.read(700, 0x00D4E5F6L, 0x1000, 0x00A1B2C3L, 0x30000)));
+                s -> IwarpScenarios.readAndRespond(s, s.read(700, 0x00D4E5F6L, 0x1000, 0x00A1B2C3L, 0x30000)));
         iwarp(m, "IW-TCP-001", IwarpSession.Options.standard(), s -> {
             IwarpSession.Msg w = s.write(1_800, 0x00A1B2C3L, 0x10000);
             s.transmit(0, IwarpSession.Fate.LOST_AFTER_CAPTURE, IwarpSession.Fate.DELIVERED);
@@ -209,6 +192,18 @@ class DeviationSurvivalTest {
             s.idle();
         });
         return m;
+    }
+
+    private static void crcDrop(Fabric f, Connection c, boolean icrc) {
+        Connection.Msg w = c.write(3 * 1024);
+        c.transmit(w.packet(0), Connection.Fate.DELIVERED, null);
+        int bad = c.transmit(w.packet(1), Connection.Fate.LOST_AFTER_CAPTURE, icrc ? p -> p.corruptIcrc()
+                : p -> p.corruptVcrc());
+        f.observe(icrc ? Expected.BAD_ICRC : Expected.BAD_VCRC, bad, c, w.packet(1).psn(), null);
+        c.transmit(w.packet(2), Connection.Fate.DELIVERED, null);
+        c.nakSequenceError();
+        c.goBackN(w.packet(1).psn(), "go-back-N after NAK");
+        c.ack();
     }
 
     private interface RoceDeviation {
@@ -247,20 +242,20 @@ class DeviationSurvivalTest {
                 s.close();
                 return;
             }
-            sendAndAck(s, s.send(200, false));
+            IwarpScenarios.sendAndAck(s, s.send(200, false));
             deviation.inject(s);
             if (ENDS_THE_CONNECTION.contains(rule)) {
                 s.close();
                 return;
             }
             IwarpSession.Msg w = s.write(3_000, 0x00A1B2C3L, 0x40000);
-            sendAndAck(s, w);
+            IwarpScenarios.sendAndAck(s, w);
             later.add(w.frames().get(0));
             IwarpSession.Msg r = s.read(2_500, 0x00D4E5F6L, 0x8000, 0x00A1B2C3L, 0x50000);
-            readAndRespond(s, r);
+            IwarpScenarios.readAndRespond(s, r);
             later.add(r.frames().get(0));
             IwarpSession.Msg send = s.send(100, false);
-            sendAndAck(s, send);
+            IwarpScenarios.sendAndAck(s, send);
             later.add(send.frames().get(0));
             s.close();
         }));
@@ -275,23 +270,6 @@ class DeviationSurvivalTest {
         c.ack();
         f.idle();
         return first;
-    }
-
-    private static void sendAndAck(IwarpSession s, IwarpSession.Msg m) {
-        s.transmit(0);
-        s.turnaround();
-        s.ack(0);
-        s.idle();
-    }
-
-    private static void readAndRespond(IwarpSession s, IwarpSession.Msg read) {
-        s.transmit(0);
-        s.turnaround();
-        s.respond(read);
-        s.transmit(1);
-        s.turnaround();
-        s.ack(1);
-        s.idle();
     }
 
     @TempDir

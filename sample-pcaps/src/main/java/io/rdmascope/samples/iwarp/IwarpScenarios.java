@@ -214,14 +214,16 @@ public final class IwarpScenarios {
         s.close();
     }
 
-    private static void sendAndAck(IwarpSession s, Msg m) {
+    /** The initiator's message sent, the responder's TCP acknowledging it. */
+    public static void sendAndAck(IwarpSession s, Msg m) {
         s.transmit(0);
         s.turnaround();
         s.ack(0);
         s.idle();
     }
 
-    private static void readAndRespond(IwarpSession s, Msg read) {
+    /** The initiator's Read Request sent, the responder's Read Responses, the initiator's acknowledgement. */
+    public static void readAndRespond(IwarpSession s, Msg read) {
         s.transmit(0);
         s.turnaround();
         s.respond(read);

@@ -1,23 +1,11 @@
-package io.rdmascope.replay.iwarp;
+package io.rdmascope.replay;
 
-import io.rdmascope.capture.CaptureFiles;
-import io.rdmascope.capture.PacketSource;
-import io.rdmascope.dissect.Dissection;
-import io.rdmascope.dissect.DissectorChain;
-import io.rdmascope.frame.Frame;
-import io.rdmascope.replay.Message;
-import io.rdmascope.replay.MessageKind;
-import io.rdmascope.replay.ReplayResult;
 import io.rdmascope.rules.Finding;
 import io.rdmascope.rules.Rules;
 import io.rdmascope.rules.RulesConfig;
-import io.rdmascope.testsupport.SharedFiles;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -39,29 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SharedMsnNicTest {
     private static final String CAPTURE = "ajbanjara_Wireshark_iwarp_rdma__read.pcap";
 
-    private static Path hard(String name) {
-        Path file = SharedFiles.root().resolve("captures-hard").resolve(name);
-        Assumptions.assumeTrue(Files.isReadable(file), "SKIPPED: hard capture not present: " + file);
-        return file;
-    }
-
-    private static ReplayResult replay(Path capture) throws IOException {
-        ReplayResult r = new ReplayResult();
-        DissectorChain chain = DissectorChain.standard();
-        Dissection d = new Dissection();
-        try (PacketSource source = CaptureFiles.open(capture)) {
-            Frame f;
-            while ((f = source.next()) != null) {
-                chain.dissect(f, d);
-                r.accept(d);
-            }
-        }
-        return r.finish();
-    }
-
     @Test
     void theRealNicsSharedMsnCounterIsOneWarningAndItsReadIsAnswered() throws IOException {
-        ReplayResult r = replay(hard(CAPTURE));
+        ReplayResult r = Replays.of(Replays.hard(CAPTURE));
         List<Finding> findings = Rules.evaluate(r.observations(), RulesConfig.defaults());
         assertEquals(List.of("IW-DDP-005 warning [12]", "IW-RDMAP-005 warning [12]"), findings.stream()
                 .map(f -> f.rule() + " " + f.severity() + " " + f.frames()).toList(),
@@ -79,8 +47,7 @@ class SharedMsnNicTest {
 
     @Test
     void theGeneratedCaseOfThatNicHasTheSameTwoWarningsAndEveryMessageCompletes() throws IOException {
-        Path capture = SharedFiles.sampleCases().resolve("iwarp_shared_msn").resolve("iwarp_shared_msn.pcap");
-        ReplayResult r = replay(capture);
+        ReplayResult r = TestReplays.scenario("iwarp_shared_msn");
         List<Finding> findings = Rules.evaluate(r.observations(), RulesConfig.defaults());
         assertEquals(List.of("IW-DDP-005", "IW-RDMAP-005"), findings.stream().map(Finding::rule).toList());
         assertEquals(List.of(MessageKind.SEND, MessageKind.WRITE, MessageKind.READ, MessageKind.SEND, MessageKind.READ,
