@@ -107,8 +107,11 @@ class TsharkFieldsParityTest {
             }
         }
         // Frames tshark rightly finds malformed: the UDP length of a frame cut without saying so exceeds
-        // its IP payload (udp.length.bad), and a packet whose payload plus pad is not whole words.
-        assertEquals(List.of("capture_frames_cut_silently.pcap frame 3", "capture_frames_cut_silently.pcap frame 4",
+        // its IP payload (udp.length.bad), and a packet whose payload plus pad is not whole words. And one
+        // it wrongly does: iwarp_shared_msn's 4-byte Send, which tshark's RPC-over-RDMA heuristic takes for
+        // an RPCoRDMA header too short to be one, exactly as it does with the real NIC's 4-byte Send in
+        // frame 15 of the Wireshark wiki's iwarp_rdma/read capture the case is modelled on (issue 16).
+        assertEquals(List.of("iwarp_shared_msn.pcap frame 17", "capture_frames_cut_silently.pcap frame 3", "capture_frames_cut_silently.pcap frame 4",
                 "capture_frames_cut_silently.pcap frame 5", "violation_pad_misaligned.pcapng frame 3"), malformed);
     }
 

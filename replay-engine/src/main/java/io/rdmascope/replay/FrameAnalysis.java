@@ -10,7 +10,7 @@ import java.util.Map;
  * The replay engine's verdicts per frame, for display filters and columns (like Wireshark's
  * {@code tcp.analysis.*}): which observations a frame carries and which message it belongs to.
  * Built after a full replay (a first pass), then asked per frame during a second pass. Compact:
- * one long of observation bits and one int message index per frame number.
+ * {@link #WORDS} longs of observation bits and one int message index per frame number.
  *
  * <p>Field names (all under {@code rdmascope.}): {@code rdmascope.analysis.KIND} for every
  * observation kind (e.g. {@code rdmascope.analysis.retransmission}), plus
@@ -46,18 +46,25 @@ public final class FrameAnalysis {
             // capture artifacts (issue 15): the capture findings mark their first frame
             "icrc_not_verifiable", "frames_cut_silently", "headers_cut", "pad_misaligned",
             // broken connections (issue 15)
-            "psn_reused", "msn_inconsistent", "qp_stalled", "torn_down_with_outstanding");
+            "psn_reused", "msn_inconsistent", "qp_stalled", "torn_down_with_outstanding",
+            // real NICs' deviations (issue 16)
+            "ddp_msn_shared_counter", "rdmap_read_request_byte_order");
+
+    /** Longs of observation bits per frame: kind i is bit (i % 64) of word (i / 64). */
+    static final int WORDS = 2;
+
     static {
-        // One bit per kind in a long per frame: a 65th kind needs a second word (issue 19 makes kinds an enum).
-        if (KINDS.size() > Long.SIZE) {
-            throw new IllegalStateException(KINDS.size() + " observation kinds do not fit the per-frame bit set");
+        // Issue 19 makes kinds an enum; until then a kind past the last word must not silently share a bit.
+        if (KINDS.size() > WORDS * Long.SIZE) {
+            throw new IllegalStateException(KINDS.size() + " observation kinds do not fit the per-frame bit set of "
+                    + WORDS + " words");
         }
     }
 
-    private static final long GAP_BITS = bit("packet_lost") | bit("missing_from_capture");
-    private static final long NAK_BITS = bit("nak_sequence_error") | bit("nak_invalid_request")
-            | bit("nak_remote_access_error") | bit("nak_remote_operational_error") | bit("nak_invalid_rd_request")
-            | bit("nak_reserved");
+    private static final int[] GAP_KINDS = {index("packet_lost"), index("missing_from_capture")};
+    private static final int[] NAK_KINDS = {index("nak_sequence_error"), index("nak_invalid_request"),
+            index("nak_remote_access_error"), index("nak_remote_operational_error"), index("nak_invalid_rd_request"),
+            index("nak_reserved")};
 
     private static final Map<String, Field> FIELDS = fields();
 
@@ -72,12 +79,17 @@ public final class FrameAnalysis {
         this.placements = placements;
     }
 
-    private static long bit(String kind) {
+    private static int index(String kind) {
         int i = KINDS.indexOf(kind);
         if (i < 0) {
             throw new IllegalStateException("unknown observation kind " + kind);
         }
-        return 1L << i;
+        return i;
+    }
+
+    /** Whether frame {@code frame}'s bits hold kind number {@code kind}; the frame is within the arrays. */
+    private boolean has(int frame, int kind) {
+        return (bits[frame * WORDS + kind / Long.SIZE] & (1L << (kind % Long.SIZE))) != 0;
     }
 
     private static Map<String, Field> fields() {
@@ -122,7 +134,7 @@ public final class FrameAnalysis {
             int i = KINDS.indexOf(o.kind());
             if (i >= 0 && o.frame() > 0) {
                 a.grow(o.frame());
-                a.bits[(int) o.frame()] |= 1L << i;
+                a.bits[(int) o.frame() * WORDS + i / Long.SIZE] |= 1L << (i % Long.SIZE);
             }
         }
         for (int m = 0; m < a.messages.size(); m++) {
@@ -143,9 +155,9 @@ public final class FrameAnalysis {
     }
 
     private void grow(long frame) {
-        if (frame >= bits.length) {
-            int size = (int) Math.max(frame + 1, bits.length * 2L);
-            bits = Arrays.copyOf(bits, size);
+        if (frame >= messageOf.length) {
+            int size = (int) Math.max(frame + 1, messageOf.length * 2L);
+            bits = Arrays.copyOf(bits, size * WORDS);
             messageOf = Arrays.copyOf(messageOf, size);
         }
     }
@@ -164,14 +176,20 @@ public final class FrameAnalysis {
             FrameRole role = roleOf(frame);
             return role == null ? null : role.name().toLowerCase(java.util.Locale.ROOT);
         }
-        if (frame <= 0 || frame >= bits.length) {
+        if (frame <= 0 || frame >= messageOf.length) {
             return null;
         }
-        long b = bits[(int) frame];
+        int f = (int) frame;
         if (name.startsWith("rdmascope.analysis.")) {
             String kind = name.substring("rdmascope.analysis.".length());
-            long mask = kind.equals("psn_gap") ? GAP_BITS : kind.equals("nak") ? NAK_BITS : bit(kind);
-            return (b & mask) != 0 ? Boolean.TRUE : null;
+            int[] kinds = kind.equals("psn_gap") ? GAP_KINDS : kind.equals("nak") ? NAK_KINDS
+                    : new int[] {index(kind)};
+            for (int k : kinds) {
+                if (has(f, k)) {
+                    return Boolean.TRUE;
+                }
+            }
+            return null;
         }
         int m = messageOf[(int) frame];
         if (m == 0) {

@@ -478,7 +478,11 @@ public sealed interface Observation {
         RDMAP_UNEXPECTED_OPCODE("rdmap_unexpected_opcode"),
         RDMAP_UNMATCHED_READ_RESPONSE("rdmap_unmatched_read_response"),
         RDMAP_TERMINATE("rdmap_terminate"),
-        IWARP_MESSAGE_INCOMPLETE("iwarp_message_incomplete");
+        IWARP_MESSAGE_INCOMPLETE("iwarp_message_incomplete"),
+        /** Real NICs (issue 16): one MSN counter for all untagged queues of a direction. */
+        DDP_MSN_SHARED_COUNTER("ddp_msn_shared_counter"),
+        /** Real NICs (issue 16): a Read Request's sink and source fields in little-endian byte order. */
+        RDMAP_READ_REQUEST_BYTE_ORDER("rdmap_read_request_byte_order");
 
         private final String kind;
 

@@ -271,6 +271,17 @@ public final class RuleCatalog {
                             + "MSN and terminates. Typical cause: a sender bug, or a message the capture did not "
                             + "lose but the sender skipped.",
                     "ddp_msn_sequence"),
+            rule("IW-DDP-005", Severity.WARNING, "Untagged MSNs numbered with one counter across queues",
+                    "RFC 5041 §5.1, §5.3 (one MSN per queue, 1 for its first message); RFC 5040 §5 (queues 0, 1, 2)",
+                    "A direction numbers its untagged messages with a single counter shared by the Send, Read "
+                            + "Request and Terminate queues (Send MSN 1 on queue 0, Read Request MSN 2 on queue 1, "
+                            + "Send MSN 3 on queue 0) where RFC 5041 keeps one counter per queue. A data sink that "
+                            + "checks MSNs per queue as the RFC says would report an invalid MSN and terminate; a "
+                            + "peer of the same kind accepts it. Reported once per direction; its later MSNs are "
+                            + "then checked against the shared counter, so only a break in that sequence is an "
+                            + "IW-DDP-003. Seen on a real iWARP NIC (a 2008 Wireshark sample capture; see "
+                            + "docs/iwarp-nics.md).",
+                    "ddp_msn_shared_counter"),
             rule("IW-DDP-004", Severity.ERROR, "DDP segment out of its message's sequence",
                     "RFC 5041 §5.3 (MO), §5.2 (tagged offset), §6 (segments of a message in order); §7.2",
                     "A DDP segment does not continue its message: a message offset or tagged offset that skips or "
@@ -291,6 +302,15 @@ public final class RuleCatalog {
                     "A Read Response's sink STag and tagged offset match no outstanding Read Request of the other "
                             + "side. Typical cause: a responder bug, or a capture that misses the Read Request.",
                     "rdmap_unmatched_read_response"),
+            rule("IW-RDMAP-005", Severity.WARNING, "Read Request fields in little-endian byte order",
+                    "RFC 5040 §4.4 (Read Request header); §4 (fields in network byte order)",
+                    "A Read Request's Data Sink STag, tagged offset and message size (and its source fields) "
+                            + "are byte-reversed: the Read Responses that answer it carry the byte-reversed STag "
+                            + "and offset and return the byte-reversed size. The sender wrote the header in host "
+                            + "(little-endian) order. The Read is matched to its responses all the same; reported "
+                            + "once per direction. Seen on a real iWARP NIC (a 2008 Wireshark sample capture; see "
+                            + "docs/iwarp-nics.md).",
+                    "rdmap_read_request_byte_order"),
             rule("IW-RDMAP-004", Severity.ERROR, "Terminate: the RDMAP stream ended in error",
                     "RFC 5040 §4.8 (Terminate header), §5.4, §7 (error management)",
                     "A peer sent a Terminate message: it found an error (its layer, type and code say which: an "

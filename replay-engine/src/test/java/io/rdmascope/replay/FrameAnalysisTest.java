@@ -54,6 +54,27 @@ class FrameAnalysisTest {
         assertTrue(FrameAnalysis.allFields().size() > 30);
     }
 
+    /**
+     * Kinds past the 64th live in the second word of a frame's bits (issue 16): iwarp_shared_msn's
+     * two kinds are the 65th and 66th, and their filter fields mark exactly the frame the truth names,
+     * without lighting a kind of the first word at the same bit position.
+     */
+    @Test
+    void kindsPastTheFirstWordFilterTheirOwnFrames() throws IOException {
+        ReplayResult r = TestReplays.scenario("iwarp_shared_msn");
+        Truth truth = Scenarios.readTruth(Replays.cases().resolve("iwarp_shared_msn").resolve(Scenarios.TRUTH_FILE));
+        FrameAnalysis a = FrameAnalysis.of(r);
+        for (String kind : List.of("ddp_msn_shared_counter", "rdmap_read_request_byte_order")) {
+            List<Long> expected = truth.observations().stream().filter(o -> o.kind().equals(kind))
+                    .map(o -> (long) o.frame()).toList();
+            assertEquals(1, expected.size(), kind);
+            assertEquals(expected, framesWhere(a, "rdmascope.analysis." + kind, truth.frames()), kind);
+        }
+        // bits 0 and 1 of the first word are packet_lost and missing_from_capture: none here
+        assertEquals(List.of(), framesWhere(a, "rdmascope.analysis.psn_gap", truth.frames()));
+        assertEquals(List.of(), framesWhere(a, "rdmascope.analysis.packet_lost", truth.frames()));
+    }
+
     /** A new observation kind needs its analysis field: every kind any scenario produces has one. */
     @Test
     void everyObservationKindTheScenariosProduceIsFilterable() throws IOException {

@@ -34,6 +34,14 @@ final class Replays {
         return result.finish();
     }
 
+    /** A capture of {@code ../shared/captures-hard/}; the test is skipped, saying so, when it is absent. */
+    static Path hard(String name) {
+        Path file = SharedFiles.root().resolve("captures-hard").resolve(name);
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isReadable(file),
+                "SKIPPED: hard capture not present: " + file);
+        return file;
+    }
+
     static Path cases() {
         return SharedFiles.sampleCases();
     }

@@ -8,13 +8,9 @@ import io.rdmascope.proto.ib.InfiniBand;
 import io.rdmascope.rules.Finding;
 import io.rdmascope.rules.Rules;
 import io.rdmascope.rules.RulesConfig;
-import io.rdmascope.testsupport.SharedFiles;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -145,12 +141,6 @@ class UnscriptedTrafficTest {
         assertEquals(List.of("ack_of_unsent_psn"), r.observations().stream().map(Observation::kind).toList());
     }
 
-    private static Path hard(String name) {
-        Path file = SharedFiles.root().resolve("captures-hard").resolve(name);
-        Assumptions.assumeTrue(Files.isReadable(file), "SKIPPED: hard capture not present: " + file);
-        return file;
-    }
-
     private static List<Finding> errors(ReplayResult r) {
         return Rules.evaluate(r.observations(), RulesConfig.defaults()).stream()
                 .filter(f -> f.severity().equals("error") || f.severity().equals("warning")).toList();
@@ -160,7 +150,7 @@ class UnscriptedTrafficTest {
     void sixteenQpPairsCapturedOnALossyHostRaiseNoFalseError() throws IOException {
         // 16 RC QP pairs between two hosts, both sides sending; the capture misses packets and stamps
         // the capturing host's transmissions late. Every missing packet is a note, nothing an error.
-        ReplayResult r = Replays.of(hard("magnate3_linux-riscv-dev_rocev2-2_test.pcap"));
+        ReplayResult r = Replays.of(Replays.hard("magnate3_linux-riscv-dev_rocev2-2_test.pcap"));
         assertEquals(List.of(), errors(r));
         assertEquals(16, r.flows().size());
         for (Flow f : r.flows()) {
@@ -183,7 +173,7 @@ class UnscriptedTrafficTest {
 
     @Test
     void nvmeOfDiscoveryOnAHostRaisesNoFalseError() throws IOException {
-        ReplayResult r = Replays.of(hard("magnate3_linux-riscv-dev_nvme-discover2.pcap"));
+        ReplayResult r = Replays.of(Replays.hard("magnate3_linux-riscv-dev_nvme-discover2.pcap"));
         assertEquals(List.of(), errors(r));
         assertFalse(r.messages().isEmpty());
         assertTrue(r.messages().stream().allMatch(m -> m.status().equals("completed")), r.messages().toString());

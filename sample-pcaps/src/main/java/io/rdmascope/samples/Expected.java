@@ -55,6 +55,8 @@ public enum Expected {
     RDMAP_UNMATCHED_READ_RESPONSE("rdmap_unmatched_read_response", "IW-RDMAP-003", Severity.ERROR),
     RDMAP_TERMINATE("rdmap_terminate", "IW-RDMAP-004", Severity.ERROR),
     IWARP_MESSAGE_INCOMPLETE("iwarp_message_incomplete", "IW-MSG-001", Severity.WARNING),
+    DDP_MSN_SHARED_COUNTER("ddp_msn_shared_counter", "IW-DDP-005", Severity.WARNING),
+    RDMAP_READ_REQUEST_BYTE_ORDER("rdmap_read_request_byte_order", "IW-RDMAP-005", Severity.WARNING),
     // ---- observations without a finding ----
     COALESCED_ACK("coalesced_ack", null, null),
     TIMESTAMP_INVERSION("timestamp_inversion", "IB-CAP-004", Severity.NOTE),

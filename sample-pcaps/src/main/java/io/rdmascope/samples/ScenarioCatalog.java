@@ -155,6 +155,9 @@ public final class ScenarioCatalog {
                         V2, IwarpScenarios::violations),
                 new Scenario("iwarp_reject", "An MPA Request of revision 3 answered by a Reply that rejects the "
                         + "connection.", 58, Format.PCAP, V2, IwarpScenarios::reject),
+                new Scenario("iwarp_shared_msn", "A real iWARP NIC's ways (issue 16): one MSN counter across "
+                        + "queues and little-endian Read Requests answered at the byte-reversed sink; every message "
+                        + "completes.", 59, Format.PCAP, V2, IwarpScenarios::sharedMsn),
                 // ---- capture artifacts told apart from traffic faults (issue 15) ----
                 new Scenario("capture_icrc_not_verifiable", "UC SENDs both ways captured through a NIC-offload "
                         + "sniffer: no frame's ICRC verifies, one capture finding instead of an error per frame.",

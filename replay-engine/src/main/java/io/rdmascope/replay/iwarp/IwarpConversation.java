@@ -51,6 +51,16 @@ final class IwarpConversation {
         final Map<Long, IwarpMessage> atomics = new HashMap<>(2);
         /** Bytes of this side's stream were lost to the capture: sequence checks start over. */
         boolean afterGap;
+        /**
+         * The MSN that follows this side's newest untagged message on any queue, and whether every
+         * untagged message so far has had that number: the MSNs across queues form one sequence.
+         */
+        long sharedNext = 1;
+        boolean sharedSequence = true;
+        /** This side numbers untagged messages with one counter across queues (a real NIC's deviation). */
+        boolean sharedCounter;
+        /** A Read Request of this side was answered byte-reversed (reported once). */
+        boolean byteOrderReported;
 
         Side(int index) {
             this.index = index;
@@ -298,6 +308,9 @@ final class IwarpConversation {
             }
         }
         if (match == null) {
+            match = byteReversed(requester, p);
+        }
+        if (match == null) {
             observe(frame, -1, IwarpEvent.RDMAP_UNMATCHED_READ_RESPONSE, String.format(
                     "Read Response to STag 0x%08x TO 0x%x answers no outstanding Read Request", p.stag(),
                     p.taggedOffset()));
@@ -312,6 +325,36 @@ final class IwarpConversation {
             match.finish(Message.COMPLETED, frame, timeNanos);
             emit(match, requester.index);
         }
+    }
+
+    /**
+     * A Read Request whose sink STag and tagged offset, byte-reversed, are those this Read Response
+     * fills (RFC 5040 §4.4 puts them in network byte order; a real NIC wrote them in its host's
+     * little-endian order, and its peer answered the reversed values). The Read takes the reversed
+     * sink and size, so that its later responses match as usual; reported once per requester side.
+     */
+    private IwarpMessage byteReversed(Side requester, IwarpPdu p) {
+        for (IwarpMessage r : requester.reads) {
+            long stag = Integer.reverseBytes((int) r.stag) & 0xFFFFFFFFL;
+            long sink = Long.reverseBytes(r.sinkOffset);
+            long size = Integer.reverseBytes((int) r.size) & 0xFFFFFFFFL;
+            long to = p.taggedOffset();
+            if (r.bytes != 0 || stag != p.stag() || to != sink || (p.payloadLength() > size)) {
+                continue;
+            }
+            if (!requester.byteOrderReported) {
+                requester.byteOrderReported = true;
+                observe(r.firstFrame(), (int) r.msn, IwarpEvent.RDMAP_READ_REQUEST_BYTE_ORDER, String.format(
+                        "Read Request sink STag 0x%08x TO 0x%x size %d is answered as STag 0x%08x TO 0x%x size %d: "
+                                + "its fields are in little-endian byte order (RFC 5040 §4.4 wants network order)",
+                        r.stag, r.sinkOffset, r.size, stag, sink, size));
+            }
+            r.stag = stag;
+            r.sinkOffset = sink;
+            r.size = size;
+            return r;
+        }
+        return null;
     }
 
     private void untagged(Side s, IwarpPdu p, long frame, long timeNanos) {
@@ -353,12 +396,13 @@ final class IwarpConversation {
                     observe(frame, (int) msn, IwarpEvent.DDP_SEGMENT_SEQUENCE, "MSN " + msn
                             + " continues at message offset " + mo + " with no first segment");
                 }
-                if (msn != q.expectedMsn) {
-                    observe(frame, (int) msn, IwarpEvent.DDP_MSN_SEQUENCE, "MSN " + msn + " on queue " + qn
-                            + ", expected " + q.expectedMsn);
-                }
+                checkMsn(s, q, qn, msn, frame);
             }
             q.expectedMsn = (msn + 1) & 0xFFFFFFFFL;
+            if (msn != s.sharedNext && !s.afterGap) {
+                s.sharedSequence = false;
+            }
+            s.sharedNext = (msn + 1) & 0xFFFFFFFFL;
             m = new IwarpMessage(kindOf(p), msn, timeOfFirst(p, timeNanos));
             m.startSeq = p.endSeq() - p.rawLength();
             q.open = m;
@@ -407,6 +451,36 @@ final class IwarpConversation {
             }
             default -> awaitAcknowledgement(s, m, frame);
         }
+    }
+
+    /**
+     * RFC 5041 §5.1, §5.3: each queue numbers its messages from 1. Some NICs number all of a
+     * direction's untagged messages with one counter instead (Send 1 on queue 0, Read Request 2 on
+     * queue 1, Send 3 on queue 0): when a message's MSN is not its queue's next but is the next of the
+     * one sequence all the direction's MSNs have formed so far, that is the shared counter, reported
+     * once; from then on the direction's MSNs are checked against it.
+     */
+    private void checkMsn(Side s, Queue q, long qn, long msn, long frame) {
+        if (s.sharedCounter) {
+            if (msn != s.sharedNext) {
+                observe(frame, (int) msn, IwarpEvent.DDP_MSN_SEQUENCE, "MSN " + msn + " on queue " + qn
+                        + ", expected " + s.sharedNext + " (one counter across queues)");
+            }
+            return;
+        }
+        if (msn == q.expectedMsn) {
+            return;
+        }
+        if (s.sharedSequence && msn == s.sharedNext) {
+            s.sharedCounter = true;
+            observe(frame, (int) msn, IwarpEvent.DDP_MSN_SHARED_COUNTER, "MSN " + msn + " on queue " + qn
+                    + " follows the previous message on another queue: untagged MSNs numbered with one counter "
+                    + "across queues (RFC 5041 §5.1 keeps one per queue; queue " + qn + " would be at "
+                    + q.expectedMsn + ")");
+            return;
+        }
+        observe(frame, (int) msn, IwarpEvent.DDP_MSN_SEQUENCE, "MSN " + msn + " on queue " + qn + ", expected "
+                + q.expectedMsn);
     }
 
     private static MessageKind kindOf(IwarpPdu p) {

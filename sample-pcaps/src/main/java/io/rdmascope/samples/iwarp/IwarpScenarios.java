@@ -186,6 +186,26 @@ public final class IwarpScenarios {
         s.end();
     }
 
+    /**
+     * The NIC of the Wireshark wiki's iwarp_rdma sample captures (issue 16), both ends alike, no CRCs:
+     * untagged messages numbered with one MSN counter across queues (Send 1, Read Request 2, Send 3,
+     * ...; RFC 5041 §5.1 keeps one per queue) and Read Requests written in little-endian byte order,
+     * answered at the byte-reversed sink (RFC 5040 §4.4 wants network order). Send, Write, Read, Send
+     * as in the real capture, then a second Read and Send: every message still completes, each
+     * deviation is reported once.
+     */
+    public static void sharedMsn(Fabric f) {
+        IwarpSession s = IwarpSession.connect(f, f.host(1), f.host(2),
+                Options.standard().crc(false).nic(IwarpSession.Nic.SHARED_MSN_LITTLE_ENDIAN_READ), 1024);
+        sendAndAck(s, s.send(16, false));
+        sendAndAck(s, s.write(1_024, REMOTE_STAG, 0x10000));
+        readAndRespond(s, s.read(1_024, LOCAL_STAG, 0x805c000L, REMOTE_STAG, 0x20000));
+        sendAndAck(s, s.send(4, false));
+        readAndRespond(s, s.read(3_000, LOCAL_STAG, 0x1000, REMOTE_STAG, 0x30000));
+        sendAndAck(s, s.send(200, false));
+        s.close();
+    }
+
     /** An MPA Request with revision 3 (neither RFC 5044's 1 nor RFC 6581's 2), answered by a Reply that rejects. */
     public static void reject(Fabric f) {
         IwarpSession s = IwarpSession.connect(f, f.host(1), f.host(2),
@@ -194,14 +214,16 @@ public final class IwarpScenarios {
         s.close();
     }
 
-    private static void sendAndAck(IwarpSession s, Msg m) {
+    /** The initiator's message sent, the responder's TCP acknowledging it. */
+    public static void sendAndAck(IwarpSession s, Msg m) {
         s.transmit(0);
         s.turnaround();
         s.ack(0);
         s.idle();
     }
 
-    private static void readAndRespond(IwarpSession s, Msg read) {
+    /** The initiator's Read Request sent, the responder's Read Responses, the initiator's acknowledgement. */
+    public static void readAndRespond(IwarpSession s, Msg read) {
         s.transmit(0);
         s.turnaround();
         s.respond(read);

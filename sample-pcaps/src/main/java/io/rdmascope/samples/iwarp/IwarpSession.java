@@ -50,11 +50,27 @@ public final class IwarpSession {
         NOT_CAPTURED
     }
 
-    /** What the MPA Request and Reply negotiate. */
+    /**
+     * What the MPA Request and Reply negotiate, and how the NICs at both ends deviate from the RFCs
+     * the way real hardware was seen to (issue 16; {@link Nic}).
+     */
     public record Options(boolean crc, boolean markersToInitiator, boolean markersToResponder, int requestRevision,
-                          int replyRevision, byte[] requestData, byte[] replyData, boolean reject, boolean ipv6) {
+                          int replyRevision, byte[] requestData, byte[] replyData, boolean reject, boolean ipv6,
+                          Nic nic) {
+        public Options(boolean crc, boolean markersToInitiator, boolean markersToResponder, int requestRevision,
+                       int replyRevision, byte[] requestData, byte[] replyData, boolean reject, boolean ipv6) {
+            this(crc, markersToInitiator, markersToResponder, requestRevision, replyRevision, requestData, replyData,
+                    reject, ipv6, Nic.RFC);
+        }
+
         public static Options standard() {
             return new Options(true, false, false, 1, 1, new byte[0], new byte[0], false, false);
+        }
+
+        /** Both NICs behave as {@code kind} does. */
+        public Options nic(Nic kind) {
+            return new Options(crc, markersToInitiator, markersToResponder, requestRevision, replyRevision,
+                    requestData, replyData, reject, ipv6, kind);
         }
 
         public Options crc(boolean on) {
@@ -80,6 +96,32 @@ public final class IwarpSession {
         public Options overIpv6() {
             return new Options(crc, markersToInitiator, markersToResponder, requestRevision, replyRevision,
                     requestData, replyData, reject, true);
+        }
+    }
+
+    /**
+     * How a NIC numbers and writes what RFC 5040/5041 define. {@link #RFC}: as they say. The others
+     * model hardware seen in public captures (docs/iwarp-nics.md): the iWARP NIC of the Wireshark
+     * wiki's 2008 iwarp_rdma sample captures numbers all untagged messages of a direction with one MSN
+     * counter (Send 1 on queue 0, Read Request 2 on queue 1, Send 3 on queue 0; RFC 5041 §5.1 keeps
+     * one per queue) and writes a Read Request's STags, offsets and size in little-endian byte order
+     * (RFC 5040 §4.4: network order), its peer answering the byte-reversed sink.
+     */
+    public enum Nic {
+        RFC(false, false),
+        /** One MSN counter across queues, Read Requests in network order. */
+        SHARED_MSN(true, false),
+        /** Per-queue MSNs, Read Requests little-endian. */
+        LITTLE_ENDIAN_READ(false, true),
+        /** Both, as the NIC of the wiki's captures. */
+        SHARED_MSN_LITTLE_ENDIAN_READ(true, true);
+
+        final boolean sharedMsn;
+        final boolean littleEndianReadRequest;
+
+        Nic(boolean sharedMsn, boolean littleEndianReadRequest) {
+            this.sharedMsn = sharedMsn;
+            this.littleEndianReadRequest = littleEndianReadRequest;
         }
     }
 
@@ -158,6 +200,8 @@ public final class IwarpSession {
         long markerOrigin = -1;
         final List<Fpdu> fpdus = new ArrayList<>();
         final Map<Long, Long> nextMsn = new HashMap<>();
+        /** A shared-MSN NIC's one counter for all queues. */
+        long nextSharedMsn = 1;
         // the receiver's TCP
         int received;
         final TreeMap<Integer, Integer> receivedAhead = new TreeMap<>();
@@ -170,6 +214,10 @@ public final class IwarpSession {
         final List<int[]> segments = new ArrayList<>();
         // the observer's view of the DDP sequence
         final Map<Long, Long> expectedMsn = new HashMap<>();
+        /** For a shared-MSN NIC: the next MSN of the one counter, and whether the deviation showed yet. */
+        long expectedSharedMsn = 1;
+        boolean sharedMsnSeen;
+        boolean readByteOrderSeen;
         final Map<Long, Msg> openUntagged = new HashMap<>();
         final Map<Long, Long> nextOffset = new HashMap<>();
         boolean afterGap;
@@ -312,7 +360,7 @@ public final class IwarpSession {
                                 long queueOverride, int skipAt, boolean corruptCrc) {
         Stream s = streams[0];
         long queue = queueOverride >= 0 ? queueOverride : DdpRdmap.QN_SEND;
-        long msn = msnOverride >= 0 ? msnOverride : s.nextMsn.getOrDefault(queue, 1L);
+        long msn = msnOverride >= 0 ? msnOverride : nextMsn(s, queue);
         s.nextMsn.put(queue, msn + 1);
         Msg m = new Msg(kind, truth.message(kind, (int) msn, (int) msn, bytes), msn);
         if (opcode == DdpRdmap.OP_SEND_INVALIDATE || opcode == DdpRdmap.OP_SEND_SE_INVALIDATE) {
@@ -363,19 +411,37 @@ public final class IwarpSession {
     /** An RDMA Read by the initiator of {@code bytes} from the responder's source into its own sink. */
     public Msg read(int bytes, long sinkStag, long sinkOffset, long sourceStag, long sourceOffset) {
         Stream s = streams[0];
-        long msn = s.nextMsn.getOrDefault((long) DdpRdmap.QN_READ_REQUEST, 1L);
+        long msn = nextMsn(s, DdpRdmap.QN_READ_REQUEST);
         s.nextMsn.put((long) DdpRdmap.QN_READ_REQUEST, msn + 1);
         Msg m = new Msg("READ", truth.message("READ", (int) msn, (int) msn, 0), msn);
         m.sinkStag = sinkStag;
         m.sinkOffset = sinkOffset;
         m.size = bytes;
-        byte[] header = IwarpBuilder.readRequest(sinkStag, sinkOffset, bytes, sourceStag, sourceOffset);
+        byte[] header = options.nic().littleEndianReadRequest
+                ? IwarpBuilder.readRequest(reversed(sinkStag), Long.reverseBytes(sinkOffset), reversed(bytes),
+                        reversed(sourceStag), Long.reverseBytes(sourceOffset))
+                : IwarpBuilder.readRequest(sinkStag, sinkOffset, bytes, sourceStag, sourceOffset);
         byte[] ulpdu = IwarpBuilder.untagged(DdpRdmap.OP_READ_REQUEST, true, 0, DdpRdmap.QN_READ_REQUEST, msn, 0, header,
                 new byte[0]);
         addFpdu(s, m, false, ulpdu, DdpRdmap.OP_READ_REQUEST, false, true, DdpRdmap.QN_READ_REQUEST, msn, 0, 0, 0,
                 false, false);
         messages.add(m);
         return m;
+    }
+
+    private static long reversed(long u32) {
+        return Integer.reverseBytes((int) u32) & 0xFFFFFFFFL;
+    }
+
+    /**
+     * The MSN of the next untagged message {@code s} sends on {@code queue}: the queue's own counter
+     * (RFC 5041 §5.1), or the one counter of a shared-MSN NIC, which every queue's message advances.
+     */
+    private long nextMsn(Stream s, long queue) {
+        if (!options.nic().sharedMsn) {
+            return s.nextMsn.getOrDefault(queue, 1L);
+        }
+        return s.nextSharedMsn++;
     }
 
     /** The responder's Read Responses to {@code read}, queued in its stream: tagged segments to the sink. */
@@ -408,7 +474,7 @@ public final class IwarpSession {
      */
     public void terminate(int layer, int errorType, int errorCode, Msg culprit) {
         Stream s = streams[1];
-        long msn = s.nextMsn.getOrDefault((long) DdpRdmap.QN_TERMINATE, 1L);
+        long msn = nextMsn(s, DdpRdmap.QN_TERMINATE);
         s.nextMsn.put((long) DdpRdmap.QN_TERMINATE, msn + 1);
         Fpdu named = culprit.fpdus.get(0);
         byte[] ulpduOfCulprit = ulpduOf(streams[0], named);
@@ -789,11 +855,19 @@ public final class IwarpSession {
                     truth.observe(Expected.DDP_SEGMENT_SEQUENCE, frame, (int) f.msn, "no first segment");
                 }
                 long expected = s.expectedMsn.getOrDefault(f.queue, 1L);
-                if (!s.afterGap && f.msn != expected) {
+                if (options.nic().sharedMsn && !s.afterGap && f.msn == s.expectedSharedMsn && f.msn != expected
+                        && !s.sharedMsnSeen) {
+                    // the first message whose shared number is not its queue's own: the NIC shows its counter
+                    s.sharedMsnSeen = true;
+                    truth.observe(Expected.DDP_MSN_SHARED_COUNTER, frame, (int) f.msn, "MSN " + f.msn + " on queue "
+                            + f.queue + ": one counter across queues");
+                } else if (s.sharedMsnSeen ? !s.afterGap && f.msn != s.expectedSharedMsn
+                        : !s.afterGap && f.msn != expected) {
                     truth.observe(Expected.DDP_MSN_SEQUENCE, frame, (int) f.msn, "MSN " + f.msn + ", expected "
-                            + expected);
+                            + (s.sharedMsnSeen ? s.expectedSharedMsn : expected));
                 }
                 s.expectedMsn.put(f.queue, f.msn + 1);
+                s.expectedSharedMsn = f.msn + 1;
                 s.openUntagged.put(f.queue, m);
             } else if (!s.afterGap && f.offset != s.nextOffset.getOrDefault(f.queue, 0L)) {
                 truth.observe(Expected.DDP_SEGMENT_SEQUENCE, frame, (int) f.msn, "message offset " + f.offset);
@@ -836,6 +910,13 @@ public final class IwarpSession {
             if (seg[0] < f.end && seg[1] > f.start) {
                 m.truth.responseFrame(seg[2]);
             }
+        }
+        if (options.nic().littleEndianReadRequest && m.responseBytes == 0 && !requester.readByteOrderSeen
+                && (reversed(m.sinkStag) != m.sinkStag || Long.reverseBytes(m.sinkOffset) != m.sinkOffset)) {
+            // the first answered Read: its responses fill the sink the request named byte-reversed
+            requester.readByteOrderSeen = true;
+            truth.observe(Expected.RDMAP_READ_REQUEST_BYTE_ORDER, m.truth.frames().get(0), (int) m.msn,
+                    "Read Request fields in little-endian byte order");
         }
         m.responseBytes = f.offset - m.sinkOffset + f.payload;
         m.truth.bytes(m.responseBytes);
