@@ -78,11 +78,13 @@ final class MpaFramer implements TcpReassembler.Sink {
     // How this direction's sender places its markers. RFC 5044 §5: every 512th octet of the stream
     // counted from markerOrigin, FPDUPTR in network byte order. Some real senders (the OSC iWARP
     // stack, seen on a real capture) advance their marker clock over every octet but each FPDU's CRC
-    // field and write FPDUPTR in host (little-endian) order. Settled on the first FPDU whose markers
-    // (other than one at its very start) tell the layouts apart.
+    // field and write FPDUPTR in host (little-endian) order. The byte order is settled by the first
+    // FPDU with a marker past its first octet; the clock by the first such FPDU after the first FPDU
+    // (before any CRC has gone by both clocks agree).
     private boolean crcUncounted;
     private boolean pointerLittleEndian;
-    private boolean layoutSettled;
+    private boolean orderSettled;
+    private boolean clockSettled;
     /** FPDUs cut in order since markerOrigin (modulo 128 after a resynchronisation: only the clock's phase matters). */
     private long fpduIndex;
     /** Octets of the raw stream the sender's marker clock skipped before the FPDU at main.start. */
@@ -301,7 +303,7 @@ final class MpaFramer implements TcpReassembler.Sink {
         if (raw < 0 || main.length < raw) {
             return false;
         }
-        if (markers && !layoutSettled) {
+        if (markers && !(orderSettled && clockSettled)) {
             chooseLayout(p, raw);
             raw = rawLength(main, p);
         }
@@ -425,10 +427,8 @@ final class MpaFramer implements TcpReassembler.Sink {
             if (c < from) {
                 continue;
             }
-            int verdict = plausible(main, c, false);
-            if (verdict > 0 && markers && clockLost) {
-                verdict = findClock(c); // markers whose clock skips CRCs: find where it stands from this FPDU's
-            }
+            // Markers whose clock skips CRCs: where the clock stands is found from this candidate's markers.
+            int verdict = markers && clockLost ? findClock(c) : plausible(main, c, false);
             if (verdict > 0) {
                 resumed(c);
                 return true;
@@ -574,28 +574,36 @@ final class MpaFramer implements TcpReassembler.Sink {
 
     /**
      * Before the layout is settled: if the markers of the in-order FPDU at {@code p} do not point back
-     * under the current layout, takes the first other layout under which they all do. Settles once
-     * an FPDU has a marker past its first octet (then a bad marker is the sender's, IW-MPA-002).
+     * under the current layout, takes the first other layout (changing only what is not yet settled)
+     * under which they all do. What an FPDU with a marker past its first octet can tell is settled by
+     * it, whether or not its markers check (a bad marker is then the sender's, IW-MPA-002).
      */
     private void chooseLayout(long p, int raw) {
         int verdict = markerVerdict(main, p, raw);
         if (verdict == 0) {
             return;
         }
-        layoutSettled = true;
-        if (verdict > 0) {
-            return;
-        }
-        boolean u = crcUncounted;
-        boolean le = pointerLittleEndian;
-        for (int option = 1; option < 4; option++) {
-            layout(u ^ ((option & 1) != 0), le ^ ((option & 2) != 0));
-            int r = rawLength(main, p);
-            if (r > 0 && r <= main.length && markerVerdict(main, p, r) > 0) {
-                return;
+        boolean tellsClock = fpduIndex > 0;
+        if (verdict < 0) {
+            boolean u = crcUncounted;
+            boolean le = pointerLittleEndian;
+            boolean found = false;
+            for (int option = 1; option < 4 && !found; option++) {
+                boolean flipClock = (option & 1) != 0;
+                boolean flipOrder = (option & 2) != 0;
+                if ((flipClock && (clockSettled || !tellsClock)) || (flipOrder && orderSettled)) {
+                    continue;
+                }
+                layout(u ^ flipClock, le ^ flipOrder);
+                int r = rawLength(main, p);
+                found = r > 0 && r <= main.length && markerVerdict(main, p, r) > 0;
+            }
+            if (!found) {
+                layout(u, le);
             }
         }
-        layout(u, le);
+        orderSettled = true;
+        clockSettled |= tellsClock;
     }
 
     /**
@@ -607,7 +615,11 @@ final class MpaFramer implements TcpReassembler.Sink {
         for (long index = 0; index < Mpa.MARKER_INTERVAL / Mpa.CRC_LENGTH; index++) {
             fpduIndex = index;
             skew = Mpa.CRC_LENGTH * index;
-            int raw = rawLength(main, c);
+            int header = plausible(main, c, false);
+            if (header < 0) {
+                continue;
+            }
+            int raw = header == 0 ? -1 : rawLength(main, c);
             if (raw < 0 || c + raw > main.end()) {
                 waited = true;
                 continue;

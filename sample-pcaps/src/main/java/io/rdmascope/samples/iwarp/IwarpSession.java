@@ -52,34 +52,44 @@ public final class IwarpSession {
 
     /** What the MPA Request and Reply negotiate. */
     public record Options(boolean crc, boolean markersToInitiator, boolean markersToResponder, int requestRevision,
-                          int replyRevision, byte[] requestData, byte[] replyData, boolean reject, boolean ipv6) {
+                          int replyRevision, byte[] requestData, byte[] replyData, boolean reject, boolean ipv6,
+                          boolean oscMarkers) {
         public static Options standard() {
-            return new Options(true, false, false, 1, 1, new byte[0], new byte[0], false, false);
+            return new Options(true, false, false, 1, 1, new byte[0], new byte[0], false, false, false);
+        }
+
+        /**
+         * Markers placed as the OSC iWARP stack does on a real capture (docs/iwarp.md), not as RFC 5044
+         * §5 says: its marker clock skips each FPDU's CRC field and FPDUPTR is little-endian.
+         */
+        public Options withOscMarkers() {
+            return new Options(crc, markersToInitiator, markersToResponder, requestRevision, replyRevision,
+                    requestData, replyData, reject, ipv6, true);
         }
 
         public Options crc(boolean on) {
             return new Options(on, markersToInitiator, markersToResponder, requestRevision, replyRevision, requestData,
-                    replyData, reject, ipv6);
+                    replyData, reject, ipv6, oscMarkers);
         }
 
         public Options markers(boolean toInitiator, boolean toResponder) {
             return new Options(crc, toInitiator, toResponder, requestRevision, replyRevision, requestData, replyData,
-                    reject, ipv6);
+                    reject, ipv6, oscMarkers);
         }
 
         public Options revisions(int request, int reply, byte[] requestPrivateData, byte[] replyPrivateData) {
             return new Options(crc, markersToInitiator, markersToResponder, request, reply, requestPrivateData,
-                    replyPrivateData, reject, ipv6);
+                    replyPrivateData, reject, ipv6, oscMarkers);
         }
 
         public Options rejected() {
             return new Options(crc, markersToInitiator, markersToResponder, requestRevision, replyRevision,
-                    requestData, replyData, true, ipv6);
+                    requestData, replyData, true, ipv6, oscMarkers);
         }
 
         public Options overIpv6() {
             return new Options(crc, markersToInitiator, markersToResponder, requestRevision, replyRevision,
-                    requestData, replyData, reject, true);
+                    requestData, replyData, reject, true, oscMarkers);
         }
     }
 
@@ -98,6 +108,8 @@ public final class IwarpSession {
         final long stag;
         final int payload;
         final boolean corruptCrc;
+        /** Octets the sender's marker clock had skipped when this FPDU began. */
+        long clockSkipped;
         final boolean badMarker;
         boolean read;
         boolean lost;
@@ -156,6 +168,8 @@ public final class IwarpSession {
         int length;
         int sent;
         long markerOrigin = -1;
+        /** Octets the sender's marker clock has skipped so far (the CRC fields, with OSC-style markers). */
+        long clockSkipped;
         final List<Fpdu> fpdus = new ArrayList<>();
         final Map<Long, Long> nextMsn = new HashMap<>();
         // the receiver's TCP
@@ -426,7 +440,7 @@ public final class IwarpSession {
         byte[] out = new byte[f.end - f.start];
         int n = 0;
         for (int p = f.start; p < f.end; p++) {
-            if (IwarpBuilder.isMarker(p, s.markerOrigin)) {
+            if (IwarpBuilder.isMarker(p - f.clockSkipped, s.markerOrigin)) {
                 p += Mpa.MARKER_LENGTH - 1;
                 continue;
             }
@@ -440,10 +454,17 @@ public final class IwarpSession {
                          long queue, long msn, long offset, long stag, int payload, boolean corruptCrc,
                          boolean badMarker) {
         int start = s.length;
-        byte[] wire = IwarpBuilder.fpdu(ulpdu, start, s.markerOrigin, options.crc(), corruptCrc, badMarker);
+        long skipped = s.clockSkipped;
+        byte[] wire = IwarpBuilder.fpdu(ulpdu, start, s.markerOrigin, skipped, options.oscMarkers(), options.crc(),
+                corruptCrc, badMarker);
         s.append(wire);
+        if (options.oscMarkers()) {
+            s.clockSkipped += Mpa.CRC_LENGTH;
+        }
         Fpdu f = new Fpdu(start, s.length, m, response, opcode, tagged, last, queue, msn, offset, stag, payload,
-                corruptCrc && options.crc(), badMarker && s.markerOrigin >= 0 && hasMarker(s, start, s.length));
+                corruptCrc && options.crc(), badMarker && s.markerOrigin >= 0
+                && hasMarker(s, start, s.length - (options.oscMarkers() ? Mpa.CRC_LENGTH - 1 : 0), skipped));
+        f.clockSkipped = skipped;
         s.fpdus.add(f);
         if (m != null) {
             (response ? m.responses : m.fpdus).add(f);
@@ -459,7 +480,7 @@ public final class IwarpSession {
         for (int n = 1; n <= limit; n++) {
             int logical = Mpa.ULPDU_LENGTH_LENGTH + DdpRdmap.UNTAGGED_HEADER_LENGTH + n;
             logical += Mpa.padFor(DdpRdmap.UNTAGGED_HEADER_LENGTH + n);
-            int pos = s.length;
+            long pos = s.length - s.clockSkipped;
             int k = 0;
             while (k < logical) {
                 if (IwarpBuilder.isMarker(pos, s.markerOrigin)) {
@@ -476,9 +497,9 @@ public final class IwarpSession {
         return -1;
     }
 
-    private static boolean hasMarker(Stream s, int start, int end) {
+    private static boolean hasMarker(Stream s, int start, int end, long clockSkipped) {
         for (int p = start; p < end; p++) {
-            if (IwarpBuilder.isMarker(p, s.markerOrigin)) {
+            if (IwarpBuilder.isMarker(p - clockSkipped, s.markerOrigin)) {
                 return true;
             }
         }
