@@ -141,6 +141,9 @@ public final class ScenarioCatalog {
                 new Scenario("iwarp_segmentation", "No CRCs, markers towards the initiator only, MPA revision 2 with "
                         + "IRD/ORD and a zero-length RTR; FPDUs cut and packed across segments.", 53, Format.PCAP, V2,
                         IwarpScenarios::segmentation),
+                new Scenario("iwarp_markers_real", "MPA markers as a real sender (the OSC iWARP stack) places them: "
+                        + "a marker clock that skips each CRC field, FPDUPTR little-endian; Writes, a Read.", 71,
+                        Format.PCAP, V2, IwarpScenarios::markersReal),
                 new Scenario("iwarp_tcp_recovery", "iWARP under TCP recovery: a segment lost before the capture "
                         + "point (fast retransmit), one lost after it (RTO), one reordered.", 54, Format.PCAP, V2,
                         IwarpScenarios::tcpRecovery),

@@ -90,6 +90,19 @@ public final class IwarpBuilder {
      */
     public static byte[] fpdu(byte[] ulpdu, long position, long markerOrigin, boolean crc, boolean corruptCrc,
                               boolean badMarkerPointer) {
+        return fpdu(ulpdu, position, markerOrigin, 0, false, crc, corruptCrc, badMarkerPointer);
+    }
+
+    /**
+     * As {@link #fpdu(byte[], long, long, boolean, boolean, boolean)}, for a sender whose marker clock
+     * has skipped {@code clockSkipped} octets of the stream so far: a marker goes where
+     * {@code position - clockSkipped} is a marker position. {@code oscStack}: markers as the OSC iWARP
+     * stack writes them (the layout of a real capture, docs/iwarp.md): its clock does not advance over
+     * the CRC field, so none falls inside the CRC (the caller adds 4 to {@code clockSkipped} after each
+     * FPDU), and FPDUPTR is written least significant octet first. Without it, RFC 5044 §5.
+     */
+    public static byte[] fpdu(byte[] ulpdu, long position, long markerOrigin, long clockSkipped, boolean oscStack,
+                              boolean crc, boolean corruptCrc, boolean badMarkerPointer) {
         int pad = Mpa.padFor(ulpdu.length);
         byte[] logical = new byte[Mpa.ULPDU_LENGTH_LENGTH + ulpdu.length + pad];
         logical[0] = (byte) (ulpdu.length >> 8);
@@ -98,18 +111,18 @@ public final class IwarpBuilder {
         ByteArrayOutputStream raw = new ByteArrayOutputStream(logical.length + 16);
         long pos = position;
         int k = 0;
-        while (k < logical.length) {
-            if (isMarker(pos, markerOrigin)) {
-                writeMarker(raw, pos - position + (badMarkerPointer ? 4 : 0));
+        while (k <= logical.length) {
+            // Before each octet, and once more between pad and CRC.
+            if (isMarker(pos - clockSkipped, markerOrigin)) {
+                writeMarker(raw, pos - position + (badMarkerPointer ? 4 : 0), oscStack);
                 pos += Mpa.MARKER_LENGTH;
                 continue;
             }
+            if (k == logical.length) {
+                break;
+            }
             raw.write(logical[k++]);
             pos++;
-        }
-        if (isMarker(pos, markerOrigin)) {
-            writeMarker(raw, pos - position + (badMarkerPointer ? 4 : 0)); // between pad and CRC
-            pos += Mpa.MARKER_LENGTH;
         }
         byte[] covered = raw.toByteArray();
         int value = 0;
@@ -134,10 +147,10 @@ public final class IwarpBuilder {
                 && (position - markerOrigin) % Mpa.MARKER_INTERVAL == 0;
     }
 
-    private static void writeMarker(ByteArrayOutputStream out, long pointer) {
+    private static void writeMarker(ByteArrayOutputStream out, long pointer, boolean littleEndian) {
         out.write(0);
         out.write(0);
-        out.write((int) (pointer >> 8));
-        out.write((int) pointer);
+        out.write((int) (littleEndian ? pointer : pointer >> 8));
+        out.write((int) (littleEndian ? pointer >> 8 : pointer));
     }
 }

@@ -13,7 +13,10 @@ import java.util.zip.CRC32C;
  * Request or Reply frame, then, once both are known (they say whether markers and CRCs are in use),
  * FPDUs. Markers, where the peer asked for them, sit every 512 octets counted from the first octet
  * after this direction's Request/Reply frame (RFC 5044 §4.3); they are taken out before the ULPDU is
- * decoded and checked (their FPDUPTR must point back at the FPDU that holds them, §4.2). The CRC32c
+ * decoded and checked (their FPDUPTR must point back at the FPDU that holds them, §4.2). A sender
+ * whose markers do not check out so is tried against the one other layout seen on real streams (the
+ * OSC iWARP stack: a marker clock that skips each FPDU's CRC field, FPDUPTR little-endian; see
+ * docs/iwarp.md), and that layout kept for the direction when its markers check. The CRC32c
  * covers the FPDU from its first octet to its pad, markers included (§4.4), as Wireshark computes it.
  *
  * <p>After a gap the framing is lost: with markers the next marker points at an FPDU start; without
@@ -72,6 +75,22 @@ final class MpaFramer implements TcpReassembler.Sink {
     private Phase phase = Phase.STARTUP;
     private boolean markers;
     private long markerOrigin;
+    // How this direction's sender places its markers. RFC 5044 §5: every 512th octet of the stream
+    // counted from markerOrigin, FPDUPTR in network byte order. Some real senders (the OSC iWARP
+    // stack, seen on a real capture) advance their marker clock over every octet but each FPDU's CRC
+    // field and write FPDUPTR in host (little-endian) order. The byte order is settled by the first
+    // FPDU with a marker past its first octet; the clock by the first such FPDU after the first FPDU
+    // (before any CRC has gone by both clocks agree).
+    private boolean crcUncounted;
+    private boolean pointerLittleEndian;
+    private boolean orderSettled;
+    private boolean clockSettled;
+    /** FPDUs cut in order since markerOrigin (modulo 128 after a resynchronisation: only the clock's phase matters). */
+    private long fpduIndex;
+    /** Octets of the raw stream the sender's marker clock skipped before the FPDU at main.start. */
+    private long skew;
+    /** A gap was crossed while the marker clock skips CRCs: where it stands must be found again. */
+    private boolean clockLost;
     private boolean crc;
     private boolean resyncWhenConfigured;
     private long resumeAt;
@@ -154,6 +173,7 @@ final class MpaFramer implements TcpReassembler.Sink {
                 clear(to);
                 phase = Phase.RESYNC;
                 resumeAt = to;
+                clockLost = markers && crcUncounted;
             }
             default -> {
             }
@@ -162,8 +182,8 @@ final class MpaFramer implements TcpReassembler.Sink {
 
     @Override
     public void ahead(long position, ByteBuffer source, int index, int length, long frame, int frameOffset) {
-        if (phase != Phase.FPDUS || connection.streams().current == null) {
-            return;
+        if (phase != Phase.FPDUS || connection.streams().current == null || (markers && crcUncounted)) {
+            return; // where the sender's marker clock skips CRCs, markers ahead of a hole cannot be placed
         }
         if (ahead.data.length < length) {
             ahead.data = new byte[Math.max(length, 2 * ahead.data.length)];
@@ -178,7 +198,7 @@ final class MpaFramer implements TcpReassembler.Sink {
         while (p < ahead.end() && plausible(ahead, p, true) > 0) {
             int ulpdu = (logicalByte(ahead, p, 0) << 8) | logicalByte(ahead, p, 1);
             int logical = Mpa.ULPDU_LENGTH_LENGTH + ulpdu + Mpa.padFor(ulpdu) + Mpa.CRC_LENGTH;
-            int raw = rawIndex(p, logical - 1) + 1;
+            int raw = rawIndex(p, logical - 1, logical) + 1;
             if (p + raw > ahead.end()) {
                 return; // only whole FPDUs of the segment are shown ahead of the hole
             }
@@ -279,16 +299,17 @@ final class MpaFramer implements TcpReassembler.Sink {
 
     private boolean fpdu() {
         long p = main.start;
-        if (main.length < rawIndex(p, Mpa.ULPDU_LENGTH_LENGTH)) {
+        int raw = rawLength(main, p);
+        if (raw < 0 || main.length < raw) {
             return false;
+        }
+        if (markers && !(orderSettled && clockSettled)) {
+            chooseLayout(p, raw);
+            raw = rawLength(main, p);
         }
         int ulpdu = (logicalByte(main, p, 0) << 8) | logicalByte(main, p, 1);
         int pad = Mpa.padFor(ulpdu);
         int logical = Mpa.ULPDU_LENGTH_LENGTH + ulpdu + pad + Mpa.CRC_LENGTH;
-        int raw = rawIndex(p, logical - 1) + 1;
-        if (main.length < raw) {
-            return false;
-        }
         while (!shownAhead.isEmpty() && shownAhead.firstKey() < p) {
             shownAhead.pollFirstEntry();
         }
@@ -299,6 +320,8 @@ final class MpaFramer implements TcpReassembler.Sink {
         }
         IwarpPdu pdu = emitFpdu(main, p, raw, ulpdu, pad, logical, !alreadyShown, false);
         consume(raw);
+        fpduIndex++;
+        skew = crcUncounted ? Mpa.CRC_LENGTH * fpduIndex : 0;
         if (pdu.badMarkers > 0 && pdu.crcStatus == Mpa.STATUS_BAD) {
             // Markers and CRC both disagree with the ULPDU length: the framing itself is lost.
             phase = Phase.RESYNC;
@@ -328,14 +351,13 @@ final class MpaFramer implements TcpReassembler.Sink {
         int crcAt = logical - Mpa.CRC_LENGTH;
         pdu.crcOnWire = ((image[crcAt] & 0xFF) << 24) | ((image[crcAt + 1] & 0xFF) << 16)
                 | ((image[crcAt + 2] & 0xFF) << 8) | (image[crcAt + 3] & 0xFF);
-        pdu.crcComputed = crcOf(w, p, rawIndex(p, crcAt));
+        pdu.crcComputed = crcOf(w, p, rawIndex(p, crcAt, logical));
         pdu.crcStatus = !crc ? Mpa.STATUS_UNVERIFIED
                 : pdu.crcComputed == pdu.crcOnWire ? Mpa.STATUS_GOOD : Mpa.STATUS_BAD;
         if (markers) {
-            for (long m = nextMarker(p); m < p + raw; m += Mpa.MARKER_INTERVAL) {
+            for (long m = nextMarker(p); m < markerLimit(p, raw); m += Mpa.MARKER_INTERVAL) {
                 int value = (int) w.u32(m);
-                long back = m - p;
-                pdu.addMarker(m, value, back <= 0xFFFF && (value & 0xFFFC) == back);
+                pdu.addMarker(m, value, pointsBack(value, m - p));
             }
         }
         finish(pdu, w, p, raw, logical, show, aheadOfHole);
@@ -388,12 +410,12 @@ final class MpaFramer implements TcpReassembler.Sink {
 
     private boolean resync() {
         long from = Math.max(main.start, resumeAt);
-        if (markers) {
+        if (markers && !clockLost) {
             for (long m = nextMarker(from); ; m += Mpa.MARKER_INTERVAL) {
                 if (m + Mpa.MARKER_LENGTH > main.end()) {
                     return false;
                 }
-                long fpduStart = m - (main.u32(m) & 0xFFFC);
+                long fpduStart = m - (pointer((int) main.u32(m)) & 0xFFFC);
                 if (fpduStart >= from) {
                     resumed(fpduStart);
                     return true;
@@ -405,7 +427,8 @@ final class MpaFramer implements TcpReassembler.Sink {
             if (c < from) {
                 continue;
             }
-            int verdict = plausible(main, c, false);
+            // Markers whose clock skips CRCs: where the clock stands is found from this candidate's markers.
+            int verdict = markers && clockLost ? findClock(c) : plausible(main, c, false);
             if (verdict > 0) {
                 resumed(c);
                 return true;
@@ -438,7 +461,7 @@ final class MpaFramer implements TcpReassembler.Sink {
      */
     private int plausible(Window w, long c, boolean checkMarkers) {
         long end = w.end();
-        if (c + rawIndex(c, 4) > end) {
+        if (c + rawIndex(c, 4, Integer.MAX_VALUE) > end) {
             return 0;
         }
         int ulpdu = (logicalByte(w, c, 0) << 8) | logicalByte(w, c, 1);
@@ -456,13 +479,13 @@ final class MpaFramer implements TcpReassembler.Sink {
             return 1;
         }
         int logical = Mpa.ULPDU_LENGTH_LENGTH + ulpdu + Mpa.padFor(ulpdu) + Mpa.CRC_LENGTH;
-        int raw = rawIndex(c, logical - 1) + 1;
+        int raw = rawIndex(c, logical - 1, logical) + 1;
         if (c + raw > end) {
             return 0;
         }
         if (markers && checkMarkers) {
-            for (long m = nextMarker(c); m < c + raw; m += Mpa.MARKER_INTERVAL) {
-                if ((w.u32(m) & 0xFFFC) != m - c) {
+            for (long m = nextMarker(c); m < markerLimit(c, raw); m += Mpa.MARKER_INTERVAL) {
+                if (!pointsBack((int) w.u32(m), m - c)) {
                     return -1;
                 }
             }
@@ -471,9 +494,9 @@ final class MpaFramer implements TcpReassembler.Sink {
             return 1;
         }
         int crcAt = logical - Mpa.CRC_LENGTH;
-        int wire = (logicalByte(w, c, crcAt) << 24) | (logicalByte(w, c, crcAt + 1) << 16)
-                | (logicalByte(w, c, crcAt + 2) << 8) | logicalByte(w, c, crcAt + 3);
-        return crcOf(w, c, rawIndex(c, crcAt)) == wire ? 1 : -1;
+        int wire = (logicalByte(w, c, crcAt, logical) << 24) | (logicalByte(w, c, crcAt + 1, logical) << 16)
+                | (logicalByte(w, c, crcAt + 2, logical) << 8) | logicalByte(w, c, crcAt + 3, logical);
+        return crcOf(w, c, rawIndex(c, crcAt, logical)) == wire ? 1 : -1;
     }
 
     /** The CRC32c of {@code length} stream bytes from {@code p}, as Wireshark shows it (byte-swapped). */
@@ -486,40 +509,167 @@ final class MpaFramer implements TcpReassembler.Sink {
     // ---- markers: raw stream positions versus marker-free (logical) offsets -----------------------------
 
     private boolean isMarker(long position) {
-        return markers && position >= markerOrigin && (position - markerOrigin) % Mpa.MARKER_INTERVAL == 0;
+        long c = position - markerOrigin - skew;
+        return markers && c >= 0 && c % Mpa.MARKER_INTERVAL == 0;
     }
 
     private long nextMarker(long position) {
-        if (position <= markerOrigin) {
-            return markerOrigin;
+        long c = position - markerOrigin - skew;
+        if (c <= 0) {
+            return markerOrigin + skew;
         }
-        long k = (position - markerOrigin + Mpa.MARKER_INTERVAL - 1) / Mpa.MARKER_INTERVAL;
-        return markerOrigin + k * Mpa.MARKER_INTERVAL;
+        long k = (c + Mpa.MARKER_INTERVAL - 1) / Mpa.MARKER_INTERVAL;
+        return markerOrigin + skew + k * Mpa.MARKER_INTERVAL;
     }
 
-    /** Raw offset from {@code p} of marker-free byte {@code k} of an FPDU starting at {@code p}. */
-    private int rawIndex(long p, int k) {
+    /** Markers of the FPDU at {@code p} of raw length {@code raw} lie before this position. */
+    private long markerLimit(long p, int raw) {
+        // A clock that skips the CRC can stop right before it (a marker between pad and CRC), not inside it.
+        return crcUncounted ? p + raw - Mpa.CRC_LENGTH + 1 : p + raw;
+    }
+
+    /** The FPDUPTR a marker word carries, in this direction's byte order. */
+    private int pointer(int marker) {
+        int v = marker & 0xFFFF;
+        return pointerLittleEndian ? ((v & 0xFF) << 8) | (v >>> 8) : v;
+    }
+
+    /** Whether a marker word {@code back} octets past its FPDU's start points back at it (RFC 5044 §5). */
+    private boolean pointsBack(int marker, long back) {
+        return back <= 0xFFFF && (pointer(marker) & 0xFFFC) == back;
+    }
+
+    private void layout(boolean withoutCrc, boolean littleEndian) {
+        crcUncounted = withoutCrc;
+        pointerLittleEndian = littleEndian;
+        skew = crcUncounted ? Mpa.CRC_LENGTH * fpduIndex : 0;
+    }
+
+    /** Raw length of the FPDU at {@code p} of the main window under the current layout; -1: not enough bytes. */
+    private int rawLength(Window w, long p) {
+        if (w.end() < p + rawIndex(p, Mpa.ULPDU_LENGTH_LENGTH, Integer.MAX_VALUE)) {
+            return -1;
+        }
+        int ulpdu = (logicalByte(w, p, 0) << 8) | logicalByte(w, p, 1);
+        int logical = Mpa.ULPDU_LENGTH_LENGTH + ulpdu + Mpa.padFor(ulpdu) + Mpa.CRC_LENGTH;
+        return rawIndex(p, logical - 1, logical) + 1;
+    }
+
+    /**
+     * The markers of the FPDU at {@code p} (raw length {@code raw}) under the current layout: 1 all
+     * point back and one lies past the FPDU's first octet, 0 none lies there, -1 one does not point back.
+     */
+    private int markerVerdict(Window w, long p, int raw) {
+        int verdict = 0;
+        for (long m = nextMarker(p); m < markerLimit(p, raw); m += Mpa.MARKER_INTERVAL) {
+            if (m + Mpa.MARKER_LENGTH > w.end() || !pointsBack((int) w.u32(m), m - p)) {
+                return -1;
+            }
+            if (m > p) {
+                verdict = 1;
+            }
+        }
+        return verdict;
+    }
+
+    /**
+     * Before the layout is settled: if the markers of the in-order FPDU at {@code p} do not point back
+     * under the current layout, takes the first other layout (changing only what is not yet settled)
+     * under which they all do. What an FPDU with a marker past its first octet can tell is settled by
+     * it, whether or not its markers check (a bad marker is then the sender's, IW-MPA-002).
+     */
+    private void chooseLayout(long p, int raw) {
+        int verdict = markerVerdict(main, p, raw);
+        if (verdict == 0) {
+            return;
+        }
+        boolean tellsClock = fpduIndex > 0;
+        if (verdict < 0) {
+            boolean u = crcUncounted;
+            boolean le = pointerLittleEndian;
+            boolean found = false;
+            for (int option = 1; option < 4 && !found; option++) {
+                boolean flipClock = (option & 1) != 0;
+                boolean flipOrder = (option & 2) != 0;
+                if ((flipClock && (clockSettled || !tellsClock)) || (flipOrder && orderSettled)) {
+                    continue;
+                }
+                layout(u ^ flipClock, le ^ flipOrder);
+                int r = rawLength(main, p);
+                found = r > 0 && r <= main.length && markerVerdict(main, p, r) > 0;
+            }
+            if (!found) {
+                layout(u, le);
+            }
+        }
+        orderSettled = true;
+        clockSettled |= tellsClock;
+    }
+
+    /**
+     * After a gap, with a marker clock that skips CRCs: the clock phase under which the FPDU at
+     * {@code c} has markers, all pointing back at it. 1 found (and set), -1 none, 0 not enough bytes.
+     */
+    private int findClock(long c) {
+        boolean waited = false;
+        for (long index = 0; index < Mpa.MARKER_INTERVAL / Mpa.CRC_LENGTH; index++) {
+            fpduIndex = index;
+            skew = Mpa.CRC_LENGTH * index;
+            int header = plausible(main, c, false);
+            if (header < 0) {
+                continue;
+            }
+            int raw = header == 0 ? -1 : rawLength(main, c);
+            if (raw < 0 || c + raw > main.end()) {
+                waited = true;
+                continue;
+            }
+            if (markerVerdict(main, c, raw) > 0) {
+                clockLost = false;
+                return 1;
+            }
+        }
+        return waited ? 0 : -1;
+    }
+
+    /**
+     * Raw offset from {@code p} of marker-free byte {@code k} of an FPDU starting at {@code p} whose
+     * marker-free length is {@code logical} ({@link Integer#MAX_VALUE} while unknown).
+     */
+    private int rawIndex(long p, int k, int logical) {
         if (!markers) {
             return k;
         }
+        int crcAt = logical - Mpa.CRC_LENGTH;
+        if (crcUncounted && k > crcAt) {
+            return rawIndex(p, crcAt, logical) + (k - crcAt); // no marker inside the CRC
+        }
         long pos = p;
-        int logical = 0;
+        int done = 0;
         while (true) {
             if (isMarker(pos)) {
                 pos += Mpa.MARKER_LENGTH;
                 continue;
             }
-            if (logical == k) {
+            if (done == k) {
                 return (int) (pos - p);
             }
-            long step = Math.min(k - logical, nextMarker(pos + 1) - pos);
+            long step = Math.min(k - done, nextMarker(pos + 1) - pos);
             pos += step;
-            logical += (int) step;
+            done += (int) step;
         }
+    }
+
+    private int rawIndex(long p, int k) {
+        return rawIndex(p, k, Integer.MAX_VALUE);
     }
 
     private int logicalByte(Window w, long p, int k) {
         return w.u8(p + rawIndex(p, k));
+    }
+
+    private int logicalByte(Window w, long p, int k, int logical) {
+        return w.u8(p + rawIndex(p, k, logical));
     }
 
     /** Copies marker-free bytes {@code [0, logical)} of the FPDU at {@code p} into {@link #image}. */
@@ -529,14 +679,16 @@ final class MpaFramer implements TcpReassembler.Sink {
             System.arraycopy(w.data, w.index(p), image, 0, logical);
             return;
         }
+        int crcAt = logical - Mpa.CRC_LENGTH;
         long pos = p;
         int k = 0;
         while (k < logical) {
-            if (isMarker(pos)) {
+            if (isMarker(pos) && (!crcUncounted || k <= crcAt)) {
                 pos += Mpa.MARKER_LENGTH;
                 continue;
             }
-            int step = (int) Math.min(logical - k, nextMarker(pos + 1) - pos);
+            long limit = crcUncounted && k >= crcAt ? logical - k : Math.min(logical - k, nextMarker(pos + 1) - pos);
+            int step = (int) limit;
             System.arraycopy(w.data, w.index(pos), image, k, step);
             pos += step;
             k += step;

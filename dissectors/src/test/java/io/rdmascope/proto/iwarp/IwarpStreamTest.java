@@ -109,13 +109,18 @@ class IwarpStreamTest {
         Random random = new Random(8);
         for (int round = 0; round < 50; round++) {
             IwarpTraffic t = queueSends(false, round % 2 == 0);
-            int at = 20;
-            while (at < t.length(0)) {
-                int next = Math.min(t.length(0), at + 1 + random.nextInt(900));
-                t.segment(0, at, next);
-                at = next;
-            }
+            cutAtRandom(t, random, 900);
             assertTheSends(t.decode(), false);
+        }
+    }
+
+    /** Captures the initiator's stream past the Request in segments of 1 to {@code longest} bytes. */
+    private static void cutAtRandom(IwarpTraffic t, Random random, int longest) {
+        int at = 20;
+        while (at < t.length(0)) {
+            int next = Math.min(t.length(0), at + 1 + random.nextInt(longest));
+            t.segment(0, at, next);
+            at = next;
         }
     }
 
@@ -130,6 +135,98 @@ class IwarpStreamTest {
         assertEquals(40, fpdus(decoded).size(), "the replay sees every FPDU");
         long shown = decoded.stream().filter(p -> p.kind() == IwarpPdu.Kind.FPDU && p.shown()).count();
         assertTrue(shown >= 5 && shown < 40, "as many as the frame's layers can show: " + shown);
+    }
+
+    /**
+     * RFC 5044 §5 puts a marker every 512 octets of the TCP stream, counted from the first octet after
+     * the sender's MPA Request/Reply, its FPDUPTR (network byte order) giving how far back the FPDU
+     * starts. A real sender (ajbanjara read_write_long_run_mrkr, the OSC iWARP stack's layout) does
+     * not count each FPDU's CRC field in its marker clock, so its markers drift 4 octets per FPDU, and
+     * writes FPDUPTR little-endian. Both must decode, with every marker pointing back.
+     */
+    @Nested
+    class MarkersAsARealSenderPlacesThem {
+        /** The capture's first three FPDUs towards the initiator, byte for byte in layout (payload made up). */
+        @Test
+        void theRealCapturesLayoutDecodesWithEveryMarkerPointingBack() {
+            IwarpTraffic t = new IwarpTraffic(false, true, true).startup();
+            int origin = t.length(0);
+            // A Send (ULPDU 34) starting with the first marker, FPDUPTR 0.
+            java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+            b.writeBytes(new byte[4]);
+            b.writeBytes(new byte[] {0, 34});
+            b.writeBytes(IwarpBuilder.untagged(DdpRdmap.OP_SEND, true, 0, 0, 1, 0, new byte[0], new byte[16]));
+            b.writeBytes(new byte[4]); // CRC field, zero: no CRC negotiated
+            // Two Writes (ULPDU 1038) whose markers sit at 472 and 984, then 448 and 960, octets into them:
+            // stream offsets 516, 1028, 1544, 2056 past the origin, not 512·k.
+            writeWithMarkers(b, 472, 984);
+            writeWithMarkers(b, 448, 960);
+            t.raw(0, b.toByteArray());
+            t.segment(0, origin, origin + 44);
+            t.segment(0, origin + 44, origin + 1_096);
+            t.segment(0, origin + 1_096, origin + 2_148);
+            List<Pdu> f = fpdus(t.decode());
+            assertEquals(3, f.size(), f.toString());
+            assertEquals(List.of(DdpRdmap.OP_SEND, DdpRdmap.OP_WRITE, DdpRdmap.OP_WRITE),
+                    f.stream().map(Pdu::opcode).toList());
+            assertEquals(List.of(1, 2, 2), f.stream().map(Pdu::markers).toList());
+            assertEquals(List.of(0, 0, 0), f.stream().map(Pdu::badMarkers).toList());
+            assertEquals(List.of(16, 1_024, 1_024), f.stream().map(Pdu::payload).toList());
+        }
+
+        private static void writeWithMarkers(java.io.ByteArrayOutputStream out, int... markerAt) {
+            byte[] data = new byte[1_024];
+            java.util.Arrays.fill(data, (byte) 2);
+            byte[] ulpdu = IwarpBuilder.tagged(DdpRdmap.OP_WRITE, true, 1, 0x805c000L, data);
+            byte[] logical = new byte[2 + ulpdu.length];
+            logical[0] = (byte) (ulpdu.length >> 8);
+            logical[1] = (byte) ulpdu.length;
+            System.arraycopy(ulpdu, 0, logical, 2, ulpdu.length);
+            int k = 0;
+            int raw = 0;
+            for (int m : markerAt) {
+                out.write(logical, k, m - raw);
+                k += m - raw;
+                out.writeBytes(new byte[] {0, 0, (byte) m, (byte) (m >> 8)}); // FPDUPTR least significant first
+                raw = m + 4;
+            }
+            out.write(logical, k, logical.length - k);
+            out.writeBytes(new byte[4]);
+        }
+
+        @ParameterizedTest
+        @ValueSource(booleans = {false, true})
+        void oscStyleMarkersDecodeHoweverTcpCutTheStream(boolean crc) {
+            IwarpTraffic t = new IwarpTraffic(crc, true, true).startup().oscMarkers();
+            for (int size : SIZES) {
+                t.send(size, false);
+            }
+            cutAtRandom(t, new Random(16), 1_200);
+            assertTheSends(t.decode(), crc);
+        }
+
+        @Test
+        void afterBytesMissingFromTheCaptureTheOscMarkerClockIsFoundAgain() {
+            IwarpTraffic t = new IwarpTraffic(false, true, true).startup().oscMarkers();
+            List<Integer> starts = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                starts.add(t.send(1_000 + 8 * i, false));
+            }
+            starts.add(t.length(0));
+            for (int i = 0; i < 5; i++) {
+                t.segment(0, starts.get(i), starts.get(i + 1));
+            }
+            // The sixth FPDU and the head of the seventh never captured; the seventh's tail and the
+            // eighth in one segment, whose start is no FPDU's; then one FPDU per segment again.
+            t.segment(0, starts.get(6) + 100, starts.get(8));
+            for (int i = 8; i < 12; i++) {
+                t.segment(0, starts.get(i), starts.get(i + 1));
+            }
+            t.ack(0, t.length(0));
+            List<Pdu> f = fpdus(t.decode());
+            assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 9L, 10L, 11L, 12L), f.stream().map(Pdu::msn).toList());
+            assertEquals(0, f.stream().mapToInt(Pdu::badMarkers).sum(), f.toString());
+        }
     }
 
     @Nested

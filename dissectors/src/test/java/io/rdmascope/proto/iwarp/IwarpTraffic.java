@@ -32,6 +32,9 @@ final class IwarpTraffic {
     private final List<byte[]> frames = new ArrayList<>();
     private final int[] received = {0, 0};
     private int msn = 1;
+    /** Markers as the OSC iWARP stack writes them (clock skips CRC fields, FPDUPTR little-endian). */
+    private boolean oscMarkers;
+    private final long[] clockSkipped = {0, 0};
 
     /** A decoded PDU, copied out of the per-frame result. */
     record Pdu(long frame, IwarpPdu.Kind kind, int direction, boolean inOrder, boolean shown, int opcode, boolean last,
@@ -70,8 +73,23 @@ final class IwarpTraffic {
     /** Queues an FPDU carrying {@code ulpdu} on {@code side}'s stream; returns its start position. */
     int fpdu(int side, byte[] ulpdu, boolean corruptCrc, boolean badMarker) {
         int start = length(side);
-        append(side, IwarpBuilder.fpdu(ulpdu, start, markerOrigin[side], crc, corruptCrc, badMarker));
+        append(side, IwarpBuilder.fpdu(ulpdu, start, markerOrigin[side], clockSkipped[side], oscMarkers, crc,
+                corruptCrc, badMarker));
+        if (oscMarkers) {
+            clockSkipped[side] += Mpa.CRC_LENGTH;
+        }
         return start;
+    }
+
+    /** From now on, markers as the OSC iWARP stack writes them. */
+    IwarpTraffic oscMarkers() {
+        oscMarkers = true;
+        return this;
+    }
+
+    /** Queues raw stream bytes on {@code side}'s stream, as given. */
+    void raw(int side, byte[] bytes) {
+        append(side, bytes);
     }
 
     int length(int side) {

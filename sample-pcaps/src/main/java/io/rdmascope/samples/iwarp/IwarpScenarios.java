@@ -64,6 +64,26 @@ public final class IwarpScenarios {
     }
 
     /**
+     * Markers as a real sender places them (the OSC iWARP stack, seen on a public capture; docs/iwarp.md),
+     * not as RFC 5044 §5 says: the marker clock skips each FPDU's CRC field, so markers drift 4 octets
+     * per FPDU against the stream's 512-octet grid, and FPDUPTR is little-endian. Markers both ways, no
+     * CRC, like the capture: a Send each way that starts with a marker, a run of one-FPDU Writes, a Read
+     * answered by one-FPDU Read Responses, and a Send whose marker falls between pad and CRC.
+     */
+    public static void markersReal(Fabric f) {
+        IwarpSession s = IwarpSession.connect(f, f.host(1), f.host(2),
+                Options.standard().crc(false).markers(true, true).withOscMarkers(), 1_038);
+        sendAndAck(s, s.send(16, false)); // the first FPDU starts with a marker
+        for (int i = 0; i < 22; i++) {
+            sendAndAck(s, s.write(1_024, REMOTE_STAG, 0x10000 + 1_024L * i));
+        }
+        readAndRespond(s, s.read(8 * 1_024, LOCAL_STAG, 0x1000, REMOTE_STAG, 0x20000));
+        int n = s.sendSizeWithMarkerBeforeCrc(900);
+        sendAndAck(s, s.send(n, false));
+        s.close();
+    }
+
+    /**
      * No CRCs (RFC 5044 allows them off), markers only towards the initiator, MPA revision 2 with
      * IRD/ORD and a zero-length Send as the RTR message (RFC 6581); FPDUs cut across segments at
      * arbitrary points, six small Sends packed into one segment, and Read Responses cut likewise.

@@ -56,46 +56,55 @@ public final class IwarpSession {
      */
     public record Options(boolean crc, boolean markersToInitiator, boolean markersToResponder, int requestRevision,
                           int replyRevision, byte[] requestData, byte[] replyData, boolean reject, boolean ipv6,
-                          Nic nic) {
+                          Nic nic, boolean oscMarkers) {
         public Options(boolean crc, boolean markersToInitiator, boolean markersToResponder, int requestRevision,
                        int replyRevision, byte[] requestData, byte[] replyData, boolean reject, boolean ipv6) {
             this(crc, markersToInitiator, markersToResponder, requestRevision, replyRevision, requestData, replyData,
-                    reject, ipv6, Nic.RFC);
+                    reject, ipv6, Nic.RFC, false);
         }
 
         public static Options standard() {
-            return new Options(true, false, false, 1, 1, new byte[0], new byte[0], false, false);
+            return new Options(true, false, false, 1, 1, new byte[0], new byte[0], false, false, Nic.RFC, false);
+        }
+
+        /**
+         * Markers placed as the OSC iWARP stack does on a real capture (docs/iwarp.md), not as RFC 5044
+         * §5 says: its marker clock skips each FPDU's CRC field and FPDUPTR is little-endian.
+         */
+        public Options withOscMarkers() {
+            return new Options(crc, markersToInitiator, markersToResponder, requestRevision, replyRevision,
+                    requestData, replyData, reject, ipv6, nic, true);
         }
 
         /** Both NICs behave as {@code kind} does. */
         public Options nic(Nic kind) {
             return new Options(crc, markersToInitiator, markersToResponder, requestRevision, replyRevision,
-                    requestData, replyData, reject, ipv6, kind);
+                    requestData, replyData, reject, ipv6, kind, oscMarkers);
         }
 
         public Options crc(boolean on) {
             return new Options(on, markersToInitiator, markersToResponder, requestRevision, replyRevision, requestData,
-                    replyData, reject, ipv6);
+                    replyData, reject, ipv6, nic, oscMarkers);
         }
 
         public Options markers(boolean toInitiator, boolean toResponder) {
             return new Options(crc, toInitiator, toResponder, requestRevision, replyRevision, requestData, replyData,
-                    reject, ipv6);
+                    reject, ipv6, nic, oscMarkers);
         }
 
         public Options revisions(int request, int reply, byte[] requestPrivateData, byte[] replyPrivateData) {
             return new Options(crc, markersToInitiator, markersToResponder, request, reply, requestPrivateData,
-                    replyPrivateData, reject, ipv6);
+                    replyPrivateData, reject, ipv6, nic, oscMarkers);
         }
 
         public Options rejected() {
             return new Options(crc, markersToInitiator, markersToResponder, requestRevision, replyRevision,
-                    requestData, replyData, true, ipv6);
+                    requestData, replyData, true, ipv6, nic, oscMarkers);
         }
 
         public Options overIpv6() {
             return new Options(crc, markersToInitiator, markersToResponder, requestRevision, replyRevision,
-                    requestData, replyData, reject, true);
+                    requestData, replyData, reject, true, nic, oscMarkers);
         }
     }
 
@@ -140,6 +149,8 @@ public final class IwarpSession {
         final long stag;
         final int payload;
         final boolean corruptCrc;
+        /** Octets the sender's marker clock had skipped when this FPDU began. */
+        long clockSkipped;
         final boolean badMarker;
         boolean read;
         boolean lost;
@@ -198,6 +209,8 @@ public final class IwarpSession {
         int length;
         int sent;
         long markerOrigin = -1;
+        /** Octets the sender's marker clock has skipped so far (the CRC fields, with OSC-style markers). */
+        long clockSkipped;
         final List<Fpdu> fpdus = new ArrayList<>();
         final Map<Long, Long> nextMsn = new HashMap<>();
         /** A shared-MSN NIC's one counter for all queues. */
@@ -492,7 +505,7 @@ public final class IwarpSession {
         byte[] out = new byte[f.end - f.start];
         int n = 0;
         for (int p = f.start; p < f.end; p++) {
-            if (IwarpBuilder.isMarker(p, s.markerOrigin)) {
+            if (IwarpBuilder.isMarker(p - f.clockSkipped, s.markerOrigin)) {
                 p += Mpa.MARKER_LENGTH - 1;
                 continue;
             }
@@ -506,10 +519,17 @@ public final class IwarpSession {
                          long queue, long msn, long offset, long stag, int payload, boolean corruptCrc,
                          boolean badMarker) {
         int start = s.length;
-        byte[] wire = IwarpBuilder.fpdu(ulpdu, start, s.markerOrigin, options.crc(), corruptCrc, badMarker);
+        long skipped = s.clockSkipped;
+        byte[] wire = IwarpBuilder.fpdu(ulpdu, start, s.markerOrigin, skipped, options.oscMarkers(), options.crc(),
+                corruptCrc, badMarker);
         s.append(wire);
+        if (options.oscMarkers()) {
+            s.clockSkipped += Mpa.CRC_LENGTH;
+        }
         Fpdu f = new Fpdu(start, s.length, m, response, opcode, tagged, last, queue, msn, offset, stag, payload,
-                corruptCrc && options.crc(), badMarker && s.markerOrigin >= 0 && hasMarker(s, start, s.length));
+                corruptCrc && options.crc(), badMarker && s.markerOrigin >= 0
+                && hasMarker(s, start, s.length - (options.oscMarkers() ? Mpa.CRC_LENGTH - 1 : 0), skipped));
+        f.clockSkipped = skipped;
         s.fpdus.add(f);
         if (m != null) {
             (response ? m.responses : m.fpdus).add(f);
@@ -525,7 +545,7 @@ public final class IwarpSession {
         for (int n = 1; n <= limit; n++) {
             int logical = Mpa.ULPDU_LENGTH_LENGTH + DdpRdmap.UNTAGGED_HEADER_LENGTH + n;
             logical += Mpa.padFor(DdpRdmap.UNTAGGED_HEADER_LENGTH + n);
-            int pos = s.length;
+            long pos = s.length - s.clockSkipped;
             int k = 0;
             while (k < logical) {
                 if (IwarpBuilder.isMarker(pos, s.markerOrigin)) {
@@ -542,9 +562,9 @@ public final class IwarpSession {
         return -1;
     }
 
-    private static boolean hasMarker(Stream s, int start, int end) {
+    private static boolean hasMarker(Stream s, int start, int end, long clockSkipped) {
         for (int p = start; p < end; p++) {
-            if (IwarpBuilder.isMarker(p, s.markerOrigin)) {
+            if (IwarpBuilder.isMarker(p - clockSkipped, s.markerOrigin)) {
                 return true;
             }
         }
