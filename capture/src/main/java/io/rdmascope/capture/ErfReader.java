@@ -150,8 +150,7 @@ public final class ErfReader extends CaptureFileReader {
     }
 
     static boolean isEthernet(int type) {
-        return type == Erf.TYPE_ETH || type == TYPE_COLOR_ETH || type == TYPE_DSM_COLOR_ETH
-                || type == TYPE_COLOR_HASH_ETH;
+        return Erf.isEthernetType(type);
     }
 
     /*
@@ -186,15 +185,7 @@ public final class ErfReader extends CaptureFileReader {
      * reader; {@code capturedLength} minus this is what the ERF framing adds.
      */
     static int packetCapturedLength(Frame frame) {
-        int typeByte = frame.get(8) & 0xFF;
-        int headers = HEADER_LENGTH;
-        for (boolean more = (typeByte & 0x80) != 0; more; headers += EXTENSION_HEADER_LENGTH) {
-            more = (frame.get(headers) & 0x80) != 0;
-        }
-        if (isEthernet(typeByte & 0x7F)) {
-            headers += ETH_PAD_LENGTH;
-        }
-        return Math.min(frame.wireLength(), frame.capturedLength() - headers);
+        return Erf.packetCapturedLength(frame, frame.wireLength());
     }
 
     private CaptureFormatException error(long at, String problem, String detail) {

@@ -20,7 +20,7 @@ final class SummaryLine {
         String number = Long.toString(f.number());
         sink.append("     ", 0, Math.max(0, 5 - number.length()));
         sink.append(number).append(' ');
-        long rel = f.timeNanos() - d.referenceTimeNanos();
+        long rel = d.timeNanos() - d.referenceTimeNanos();
         AsciiSink time = new AsciiSink(24);
         time.appendSeconds(rel);
         String t = time.toString();
@@ -28,7 +28,7 @@ final class SummaryLine {
         sink.append("           ", 0, Math.max(0, 11 - t.length()));
         sink.append(t).append(' ');
         sink.append(c.source()).append(" \u2192 ").append(c.destination()).append(' ');
-        sink.append(c.protocol()).append(' ').appendDecimal(f.wireLength()).append(' ').append(c.info())
+        sink.append(c.protocol()).append(' ').appendDecimal(io.rdmascope.proto.erf.Erf.shownWireLength(f)).append(' ').append(c.info())
                 .append('\n');
     }
 }

@@ -29,7 +29,8 @@ import java.util.Map;
  *         .build();
  * }</pre>
  *
- * <p>The extension headers after the BTH are exactly {@code Opcodes.of(opcode).headers()}, in order;
+ * <p>The extension headers after the BTH are exactly {@code Opcodes.of(opcode).headers()} (over RoCE,
+ * {@code Opcodes.dc} for the RD-range opcodes), in order;
  * their fields are zero unless {@link #set set}. Any field of any header in the packet — Ethernet,
  * 802.1Q, IP, UDP, LRH, GRH, BTH, extension headers — can be set by its declaration. What the
  * builder works out by itself (every length, the ethertypes and next-header values, the IPv4 header
@@ -411,6 +412,13 @@ public final class RocePacket {
     /** The frame with the layout the builder gave it. */
     public BuiltPacket buildPacket() {
         Opcode row = Opcodes.of(opcode);
+        boolean isNativeIb = encapsulation == Encapsulation.INFINIBAND;
+        if (row.service() == io.rdmascope.proto.ib.Service.RD && !isNativeIb) {
+            // Over RoCE the RD opcodes are Mellanox DC, as the dissector reads them (docs/dc.md).
+            Object se = assignments.get(InfiniBand.BTH_SE);
+            boolean seSet = se instanceof Boolean b ? b : se instanceof Number n && n.longValue() != 0;
+            row = Opcodes.dc(opcode, !seSet);
+        }
         int pad = padBytes != null ? padBytes : (4 - payload.length % 4) % 4;
         boolean isNative = encapsulation == Encapsulation.INFINIBAND;
         boolean hasGrh = encapsulation == Encapsulation.ROCE_V1 || (isNative && sgid != null);

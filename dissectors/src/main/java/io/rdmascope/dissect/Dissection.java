@@ -41,10 +41,10 @@ public final class Dissection {
     /** Starts a new frame: forgets every layer of the previous one. */
     public void reset(Frame newFrame) {
         if (frame != null && frame != newFrame) {
-            previousTimeNanos = frame.timeNanos();
+            previousTimeNanos = io.rdmascope.proto.erf.Erf.shownTimeNanos(frame);
         }
         if (referenceTimeNanos == Long.MIN_VALUE) {
-            referenceTimeNanos = newFrame.timeNanos(); // frame.time_relative counts from the first frame
+            referenceTimeNanos = io.rdmascope.proto.erf.Erf.shownTimeNanos(newFrame); // frame.time_relative counts from the first frame
         }
         this.frame = newFrame;
         this.buffer = newFrame.buffer();
@@ -268,6 +268,11 @@ public final class Dissection {
     }
 
     /** Time {@code frame.time_relative} counts from: the first frame seen, unless set. */
+    /** The frame's time as TShark shows it: the ERF timestamp for an ERF record (see {@code Erf}). */
+    public long timeNanos() {
+        return io.rdmascope.proto.erf.Erf.shownTimeNanos(frame);
+    }
+
     public long referenceTimeNanos() {
         return referenceTimeNanos;
     }

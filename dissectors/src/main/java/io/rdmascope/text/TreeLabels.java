@@ -28,8 +28,8 @@ public final class TreeLabels {
         ByteBuffer b = d.buffer();
         int at = d.layerAt(layer);
         if (h == FrameFields.HEADER) {
-            long wire = d.frame().wireLength();
-            long cap = d.frame().capturedLength();
+            long wire = io.rdmascope.proto.erf.Erf.shownWireLength(d.frame());
+            long cap = io.rdmascope.proto.erf.Erf.shownCapturedLength(d.frame());
             return "Frame " + d.frame().number() + ": " + wire + " bytes on wire (" + wire * 8 + " bits), " + cap
                     + " bytes captured (" + cap * 8 + " bits)";
         }

@@ -118,6 +118,10 @@ class FieldRegistryTest {
                 "infiniband.atomiceth.va", "infiniband.atomiceth.r_key", "infiniband.immdt.value",
                 "infiniband.ieth.r_key", "infiniband.xrceth", "infiniband.xrceth.xrcsrq", "infiniband.feth",
                 "infiniband.feth.sel", "infiniband.feth.plt", "infiniband.cnp", "infiniband.cnp.reserved",
+                // Mellanox DC (issue 16, docs/dc.md): Wireshark 4.0 names none of these bytes.
+                "infiniband.dceth", "infiniband.dceth.flags", "infiniband.dceth.srcqp", "infiniband.dceth.dctn",
+                "infiniband.dceth.id", "infiniband.dcceth", "infiniband.dcceth.control", "infiniband.dcceth.reserved",
+                "infiniband.dcceth.access_key",
                 "infiniband.vendor.data", "infiniband.pad", "infiniband.pad.bytes", "infiniband.invariant",
                 "infiniband.invariant.crc.computed", "infiniband.invariant.crc.status", "infiniband.variant",
                 "infiniband.variant.crc.computed", "infiniband.variant.crc.status");

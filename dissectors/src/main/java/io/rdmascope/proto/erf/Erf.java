@@ -51,6 +51,66 @@ public final class Erf {
     private Erf() {
     }
 
+    /**
+     * What TShark shows as {@code frame.time} for {@code frame}: for an ERF record (link type 197),
+     * the ERF header's timestamp — whether the record came from an ERF file or from a pcap/pcapng
+     * record, whose own timestamp TShark 4.0 ignores (checked by hand); otherwise the record's time.
+     */
+    public static long shownTimeNanos(io.rdmascope.frame.Frame frame) {
+        if (frame.linkType() != io.rdmascope.frame.LinkTypes.ERF || frame.capturedLength() < 16) {
+            return frame.timeNanos();
+        }
+        long ts = 0;
+        for (int i = 7; i >= 0; i--) {
+            ts = ts << 8 | (frame.get(i) & 0xFF); // little-endian
+        }
+        long fraction = ts & 0xFFFF_FFFFL;
+        return (ts >>> 32) * 1_000_000_000L + ((fraction * 1_000_000_000L + 0x8000_0000L) >>> 32);
+    }
+
+    /** TShark's {@code frame.len}: an ERF record's {@code wlen}, else the record's wire length. */
+    public static int shownWireLength(io.rdmascope.frame.Frame frame) {
+        if (frame.linkType() != io.rdmascope.frame.LinkTypes.ERF || frame.capturedLength() < 16) {
+            return frame.wireLength();
+        }
+        return (frame.get(14) & 0xFF) << 8 | frame.get(15) & 0xFF;
+    }
+
+    /** TShark's {@code frame.cap_len}: an ERF record's packet bytes, else the record's captured length. */
+    public static int shownCapturedLength(io.rdmascope.frame.Frame frame) {
+        if (frame.linkType() != io.rdmascope.frame.LinkTypes.ERF) {
+            return frame.capturedLength();
+        }
+        return packetCapturedLength(frame, shownWireLength(frame));
+    }
+
+    /** ERF types whose packet follows a 2-byte pad (offset, pad) after the headers. */
+    public static boolean isEthernetType(int type) {
+        return type == TYPE_ETH || type == 11 || type == 16 || type == 20; // ETH, COLOR_ETH, DSM_COLOR_ETH, COLOR_HASH_ETH
+    }
+
+    /**
+     * TShark's {@code frame.cap_len} for an ERF record (link type 197, from an ERF file or a
+     * pcap/pcapng record): the packet bytes after the 16-byte header, the extension headers and the
+     * Ethernet pad, at most {@code wlen} (Wireshark's wiretap takes the ERF header as a
+     * pseudo-header). {@code frame} holds the whole record; {@code wlen} is its wire length.
+     */
+    public static int packetCapturedLength(io.rdmascope.frame.Frame frame, int wlen) {
+        int captured = frame.capturedLength();
+        if (captured < 16) {
+            return captured;
+        }
+        int typeByte = frame.get(8) & 0xFF;
+        int headers = 16;
+        for (boolean more = (typeByte & 0x80) != 0; more && headers + 8 <= captured; headers += 8) {
+            more = (frame.get(headers) & 0x80) != 0;
+        }
+        if (isEthernetType(typeByte & 0x7F)) {
+            headers += 2;
+        }
+        return Math.max(0, Math.min(wlen, captured - headers));
+    }
+
     public static void dissect(DissectorChain chain, Dissection d, int offset, int end) {
         int layer = d.add(HEADER, offset, 16);
         if (layer < 0) {

@@ -6,6 +6,7 @@ import io.rdmascope.field.Field;
 import io.rdmascope.field.FieldType;
 import io.rdmascope.field.HeaderType;
 import io.rdmascope.field.Protocol;
+import io.rdmascope.proto.erf.Erf;
 import io.rdmascope.proto.eth.Ethernet;
 
 /**
@@ -19,21 +20,21 @@ public final class FrameFields {
     public static final Field NUMBER = Field.computed("frame.number", "Frame Number", FieldType.UINT32, Base.DEC,
             (d, l) -> d.frame().number());
     public static final Field TIME = Field.computed("frame.time", "Arrival Time", FieldType.ABSOLUTE_TIME,
-            Base.NONE, (d, l) -> d.frame().timeNanos());
+            Base.NONE, (d, l) -> d.timeNanos());
     public static final Field TIME_EPOCH = Field.computed("frame.time_epoch", "Epoch Time",
-            FieldType.RELATIVE_TIME, Base.NONE, (d, l) -> d.frame().timeNanos());
+            FieldType.RELATIVE_TIME, Base.NONE, (d, l) -> d.timeNanos());
     public static final Field TIME_DELTA = Field.computed("frame.time_delta",
             "Time delta from previous captured frame", FieldType.RELATIVE_TIME, Base.NONE,
-            (d, l) -> d.previousTimeNanos() == Long.MIN_VALUE ? 0 : d.frame().timeNanos() - d.previousTimeNanos());
+            (d, l) -> d.previousTimeNanos() == Long.MIN_VALUE ? 0 : d.timeNanos() - d.previousTimeNanos());
     public static final Field TIME_RELATIVE = Field.computed("frame.time_relative",
             "Time since reference or first frame", FieldType.RELATIVE_TIME, Base.NONE,
-            (d, l) -> d.frame().timeNanos() - d.referenceTimeNanos());
+            (d, l) -> d.timeNanos() - d.referenceTimeNanos());
     public static final Field INTERFACE_ID = Field.computed("frame.interface_id", "Interface id", FieldType.UINT32,
             Base.DEC, (d, l) -> d.frame().interfaceId());
     public static final Field LEN = Field.computed("frame.len", "Frame Length", FieldType.UINT32, Base.DEC,
-            (d, l) -> d.frame().wireLength());
+            (d, l) -> Erf.shownWireLength(d.frame()));
     public static final Field CAP_LEN = Field.computed("frame.cap_len", "Capture Length", FieldType.UINT32,
-            Base.DEC, (d, l) -> d.frame().capturedLength());
+            Base.DEC, (d, l) -> Erf.shownCapturedLength(d.frame()));
     public static final Field ENCAP_TYPE = Field.computed("frame.encap_type", "Encapsulation type",
             FieldType.UINT32, Base.DEC, (d, l) -> d.frame().linkType());
     public static final Field PROTOCOLS = Field.computed("frame.protocols", "Protocols in frame", FieldType.STRING,

@@ -158,6 +158,48 @@ public final class InfiniBand {
     public static final HeaderType FETH = HeaderType.subHeader(PROTOCOL, "infiniband.feth",
             "FETH - FLUSH Extended Transport Header", FETH_SEL, FETH_PLT);
 
+    /**
+     * Mellanox Dynamically Connected: the 8 bytes ConnectX puts after the BTH of every DC packet
+     * (Wireshark 4.0 skips them as part of a 20-byte BTH and names none of them). Byte 0: flags
+     * (0x11 in the captured requests, 0x10 in responses); bytes 1–3: the sending DC QP — the DCI
+     * in requests, the DCT in responses; bytes 4–7: an identifier whose meaning is not public.
+     * docs/dc.md gives the evidence and sources.
+     */
+    public static final Field DCETH_FLAGS = Field.uint8("infiniband.dceth.flags", "DC Flags", 0).hex();
+    public static final Field DCETH_SRCQP = Field.uint24("infiniband.dceth.srcqp",
+            "Source DC QP (DCI in requests, DCT in responses)", 1).hex();
+    public static final Field DCETH_DCTN = Field.computed("infiniband.dceth.dctn", "DCT Number", FieldType.UINT24,
+            Base.HEX, new Field.Computation() {
+                @Override
+                public long value(io.rdmascope.dissect.Dissection d, int layer) {
+                    return dctNumber(d);
+                }
+
+                @Override
+                public boolean isPresent(io.rdmascope.dissect.Dissection d, int layer) {
+                    // A DC connect goes to QP 0xFFFFFF: its BTH names no DCT.
+                    return d.find(DCETH) >= 0 && (d.u8(d.rdma().bthStart) & 0x1F) != 0x15;
+                }
+            });
+    public static final Field DCETH_ID = Field.uint32("infiniband.dceth.id", "DC Identifier", 4).hex();
+    public static final HeaderType DCETH = HeaderType.subHeader(PROTOCOL, "infiniband.dceth",
+            "DCETH - Dynamically Connected Extended Transport Header (Mellanox)", DCETH_FLAGS, DCETH_SRCQP,
+            DCETH_DCTN, DCETH_ID);
+
+    /**
+     * The DC connect header of a DC connect packet (RESYNC 0x55, SE clear): 16 bytes after the
+     * DETH, whose last 8 bytes are the 64-bit DC access key the DCT checks (mlx5dv
+     * {@code dc_access_key}; perftest's 0xffeeddcc shows there in the capture).
+     */
+    public static final Field DCCETH_CONTROL = Field.uint32("infiniband.dcceth.control", "DC Connect Control", 0)
+            .hex();
+    public static final Field DCCETH_RESERVED = Field.uint32("infiniband.dcceth.reserved", "Reserved", 4).hex();
+    public static final Field DCCETH_ACCESS_KEY = Field.uint64("infiniband.dcceth.access_key", "DC Access Key", 8)
+            .hex();
+    public static final HeaderType DCCETH = HeaderType.subHeader(PROTOCOL, "infiniband.dcceth",
+            "DCCETH - DC Connect Extended Transport Header (Mellanox)", DCCETH_CONTROL, DCCETH_RESERVED,
+            DCCETH_ACCESS_KEY);
+
     /** RoCEv2 CNP body: 16 reserved bytes after the BTH (IBTA Annex A17.9.3). */
     public static final Field CNP_RESERVED = Field.bytes("infiniband.cnp.reserved", "Reserved", 0, 16);
     public static final HeaderType CNP = HeaderType.subHeader(PROTOCOL, "infiniband.cnp",
@@ -191,9 +233,18 @@ public final class InfiniBand {
 
     /** Every InfiniBand transport header type, for the field registry. */
     public static final List<HeaderType> HEADERS = List.of(LRH, GRH, BTH, RDETH, DETH, RETH, ATOMICETH, AETH,
-            ATOMICACKETH, IMMDT, IETH, XRCETH, FETH, CNP, VENDOR, PAD, ICRC_HEADER, VCRC_HEADER);
+            ATOMICACKETH, IMMDT, IETH, XRCETH, FETH, DCETH, DCCETH, CNP, VENDOR, PAD, ICRC_HEADER, VCRC_HEADER);
 
     private InfiniBand() {
+    }
+
+    /** The DCT number: the BTH destination QP of a DC request, the DCETH source QP of a response. */
+    static long dctNumber(io.rdmascope.dissect.Dissection d) {
+        int bth = d.rdma().bthStart;
+        int at = d.layerAt(d.find(DCETH)); // an index into d.buffer(), not a frame offset
+        boolean request = bth >= 0 && Opcodes.of(d.u8(bth)).operation().isRequest()
+                || bth >= 0 && (d.u8(bth) & 0x1F) == 0x15;
+        return request ? d.u24(bth + 5) : DCETH_SRCQP.read(d.buffer(), at);
     }
 
     static int aethKind(io.rdmascope.dissect.Dissection d, int layer) {

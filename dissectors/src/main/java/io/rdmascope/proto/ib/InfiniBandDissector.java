@@ -25,7 +25,7 @@ public final class InfiniBandDissector {
 
     /** Fixed size of each InfiniBand header type (IBTA 9.2–9.3). */
     public static int sizeOf(HeaderType h) {
-        if (h == InfiniBand.LRH || h == InfiniBand.ATOMICACKETH || h == InfiniBand.DETH) {
+        if (h == InfiniBand.LRH || h == InfiniBand.ATOMICACKETH || h == InfiniBand.DETH || h == InfiniBand.DCETH) {
             return 8;
         }
         if (h == InfiniBand.GRH) {
@@ -34,7 +34,7 @@ public final class InfiniBandDissector {
         if (h == InfiniBand.BTH) {
             return 12;
         }
-        if (h == InfiniBand.RETH || h == InfiniBand.CNP) {
+        if (h == InfiniBand.RETH || h == InfiniBand.CNP || h == InfiniBand.DCCETH) {
             return 16;
         }
         if (h == InfiniBand.ATOMICETH) {
@@ -142,6 +142,9 @@ public final class InfiniBandDissector {
         r.opcode = opcodeByte;
         r.padCount = (d.u8(offset + 1) >> 4) & 0x3;
         Opcode opcode = Opcodes.of(opcodeByte);
+        if (opcode.service() == Service.RD && isDc(r)) {
+            opcode = Opcodes.dc(opcodeByte, (d.u8(offset + 1) & 0x80) == 0);
+        }
         // The ICRC closes the packet when the whole packet was captured; a cut leaves it out. A snaplen
         // cut shows as end == captured length with a longer wire length; a silent cut as a frame shorter
         // than its own IP/UDP length (Dissection.declaredEnd). No ICRC then: the last four bytes are
@@ -190,6 +193,16 @@ public final class InfiniBandDissector {
             r.icrcOffset = headersEnd;
             d.add(InfiniBand.ICRC_HEADER, headersEnd, 4);
         }
+    }
+
+    /**
+     * Whether an RD-range opcode is Mellanox DC rather than IBTA RD (docs/dc.md): over RoCE (v1 or
+     * v2) it is always DC — no RoCE device implements RD (rdma-core and the Linux verbs have no RD
+     * QP type), while ConnectX NICs send DC there; on native InfiniBand it stays RD, the IBTA
+     * transport. Wireshark 4.0 takes every 0x40–0x5F opcode as DC, native InfiniBand included.
+     */
+    static boolean isDc(RdmaContext r) {
+        return r.encapsulation != Encapsulation.INFINIBAND && r.encapsulation != Encapsulation.NONE;
     }
 
     /** MADs ride in UD SEND Only packets to QP0 (SMI) or QP1 (GSI) (IBTA 13.4). */

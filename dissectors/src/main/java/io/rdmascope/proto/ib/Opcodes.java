@@ -31,6 +31,8 @@ public final class Opcodes {
      */
     private static final class Rows {
         static final Opcode[] TABLE = buildTable();
+        /** DC rows for 0x40–0x5F: [0..31] ordinary, [32..63] the DC connect form of 0x55. */
+        static final Opcode[] DC = buildDc();
     }
 
 
@@ -40,6 +42,46 @@ public final class Opcodes {
     /** The row for opcode byte {@code code} (0–255); reserved codes have {@link Operation#UNKNOWN}. */
     public static Opcode of(int code) {
         return Rows.TABLE[code & 0xFF];
+    }
+
+    /**
+     * The row of an RD-range opcode (0x40–0x5F) carried as Mellanox DC (docs/dc.md): the DC header
+     * (DCETH, 8 bytes) right after the BTH, then RDETH and DETH where Wireshark shows them, then the
+     * operation's RC-form headers — for requests and responses alike, since the DC captures carry
+     * the same 12 bytes after the DCETH in both. {@code connect}: a RESYNC (0x55) with the Solicited
+     * Event bit clear, Wireshark's test for a DC connect packet, which carries the DC connect header
+     * with the DC access key.
+     */
+    public static Opcode dc(int code, boolean connect) {
+        int low = code & 0x1F;
+        if (((code & 0xFF) >> 5) != 2) {
+            return of(code);
+        }
+        return Rows.DC[connect && low == 0x15 ? 32 + low : low];
+    }
+
+    private static Opcode[] buildDc() {
+        Opcode[] rows = new Opcode[64];
+        for (int i = 0; i < 64; i++) {
+            int code = 0x40 | (i & 0x1F);
+            Opcode rd = Rows.TABLE[code];
+            if (!rd.isDefined()) {
+                rows[i] = new Opcode(code, rd.name(), Service.DC, Operation.UNKNOWN, List.of(), true);
+                continue;
+            }
+            Operation op = rd.operation();
+            List<HeaderType> chain = new ArrayList<>(List.of(InfiniBand.DCETH, RDETH, DETH));
+            List<HeaderType> rc = rcHeaders(op);
+            if (rc != null) {
+                chain.addAll(rc);
+            }
+            boolean payload = carriesPayload(op);
+            if (i >= 32) {
+                chain.add(InfiniBand.DCCETH);
+            }
+            rows[i] = new Opcode(code, rd.name(), Service.DC, op, chain, payload || (op == Operation.RESYNC && i < 32));
+        }
+        return rows;
     }
 
     /** All defined opcodes, in code order. */
@@ -187,7 +229,7 @@ public final class Opcodes {
                 }
                 return unknown(code, service);
             }
-            case RESERVED, VENDOR -> {
+            case RESERVED, VENDOR, DC -> {
                 return unknown(code, service);
             }
         }
@@ -232,7 +274,7 @@ public final class Opcodes {
             case UD -> op == Operation.SEND_ONLY || op == Operation.SEND_ONLY_WITH_IMMEDIATE;
             case XRC -> op != Operation.UNKNOWN && op != Operation.RESYNC && op != Operation.ATOMIC_WRITE;
             case CNP -> code == 0x80 || code == 0x81;
-            case RESERVED, VENDOR -> false;
+            case RESERVED, VENDOR, DC -> false;
         };
         if (!exists) {
             return (service == Service.VENDOR ? "Manufacturer Specific (0x" : "Reserved (0x") + hex2(code) + ")";

@@ -9,7 +9,13 @@ public enum Service {
     CNP("CNP"),
     XRC("Extended Reliable Connection (XRC)"),
     RESERVED("Reserved"),
-    VENDOR("Manufacturer Specific");
+    VENDOR("Manufacturer Specific"),
+    /**
+     * Mellanox/NVIDIA Dynamically Connected transport: RD's opcodes (0x40–0x5F) with a DC header
+     * after the BTH. Never returned by {@link #ofOpcode}; the dissector chooses it by encapsulation
+     * (docs/dc.md).
+     */
+    DC("Dynamically Connected (DC)");
 
     private final String label;
 
