@@ -101,8 +101,17 @@ final class CaptureArtifacts {
 
     /** A frame of {@code conversation} whose ICRC was checked: {@code good} or not. */
     void icrc(PacketFacts p, String conversation, boolean good) {
-        Interface in = interfaces.computeIfAbsent(p.interfaceId, k -> new Interface());
-        Sender s = in.senders.computeIfAbsent(p.source(), k -> new Sender());
+        Interface in;
+        Sender s;
+        int hit = recentSender(p);
+        if (hit >= 0) {
+            in = recentInterface[hit];
+            s = recentSenders[hit];
+        } else {
+            in = interfaces.computeIfAbsent(p.interfaceId, k -> new Interface());
+            s = in.senders.computeIfAbsent(p.source(), k -> new Sender());
+            remember(p, in, s);
+        }
         if (good) {
             in.good++;
             if (s.good++ == 0) {
@@ -120,6 +129,38 @@ final class CaptureArtifacts {
         } else {
             s.notHeld++;
         }
+    }
+
+    // The senders of the last few frames, keyed by the packet's primitive fields: a frame's sender is found
+    // without making an Address (this runs for every RDMA frame).
+    private static final int RECENT = 8;
+    private final int[] recentInterfaceId = new int[RECENT];
+    private final int[] recentKind = new int[RECENT];
+    private final long[] recentHi = new long[RECENT];
+    private final long[] recentLo = new long[RECENT];
+    private final Interface[] recentInterface = new Interface[RECENT];
+    private final Sender[] recentSenders = new Sender[RECENT];
+    private int recentNext;
+
+    private int recentSender(PacketFacts p) {
+        for (int i = 0; i < RECENT; i++) {
+            if (recentSenders[i] != null && recentLo[i] == p.srcLo && recentHi[i] == p.srcHi
+                    && recentKind[i] == p.addressKind && recentInterfaceId[i] == p.interfaceId) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void remember(PacketFacts p, Interface in, Sender s) {
+        int i = recentNext;
+        recentNext = (recentNext + 1) % RECENT;
+        recentInterfaceId[i] = p.interfaceId;
+        recentKind[i] = p.addressKind;
+        recentHi[i] = p.srcHi;
+        recentLo[i] = p.srcLo;
+        recentInterface[i] = in;
+        recentSenders[i] = s;
     }
 
     /** A sender's held verdicts are traffic faults after all: reported one by one (as many as were kept). */
