@@ -90,7 +90,6 @@ final class ExplainCommand implements Callable<Integer> {
     // ---- text -------------------------------------------------------------------------------------------
 
     private static final String LABEL = "  %-11s ";
-    private static final String INDENT = " ".repeat(14);
 
     static void text(StringBuilder sb, Diagnosis.Account a) {
         if (a.quiet()) {

@@ -1348,11 +1348,16 @@ final class Channel {
         failOutstanding(frame, cause);
     }
 
-    private void failOutstanding(long frame, String cause) {
+    /** The open SEND/WRITE (LAST not seen) is judged with the outstanding messages from here on. */
+    private void openJoinsOutstanding() {
         if (open != null && !outstanding.contains(open)) {
             outstanding.addLast(open);
         }
         open = null;
+    }
+
+    private void failOutstanding(long frame, String cause) {
+        openJoinsOutstanding();
         List<MessageBuilder> failed = new ArrayList<>();
         while (!outstanding.isEmpty()) {
             MessageBuilder m = outstanding.pollFirst();
@@ -1890,10 +1895,7 @@ final class Channel {
         if (checkStall(captureEndNanos, "the capture ended", 0)) {
             failOutstanding(0, null);
         }
-        if (open != null && !outstanding.contains(open)) {
-            outstanding.addLast(open);
-        }
-        open = null;
+        openJoinsOutstanding();
         while (!outstanding.isEmpty()) {
             MessageBuilder m = outstanding.pollFirst();
             if (!m.finished()) {
