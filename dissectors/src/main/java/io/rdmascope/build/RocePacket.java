@@ -30,7 +30,7 @@ import java.util.Map;
  * }</pre>
  *
  * <p>The extension headers after the BTH are exactly {@code Opcodes.of(opcode).headers()} (over RoCE,
- * {@code Opcodes.dc} for the RD-range opcodes), in order;
+ * and on native IB after {@link #dynamicallyConnected}, {@code Opcodes.dc} for the RD-range opcodes), in order;
  * their fields are zero unless {@link #set set}. Any field of any header in the packet — Ethernet,
  * 802.1Q, IP, UDP, LRH, GRH, BTH, extension headers — can be set by its declaration. What the
  * builder works out by itself (every length, the ethertypes and next-header values, the IPv4 header
