@@ -30,7 +30,7 @@ import java.util.Map;
  * }</pre>
  *
  * <p>The extension headers after the BTH are exactly {@code Opcodes.of(opcode).headers()} (over RoCE,
- * {@code Opcodes.dc} for the RD-range opcodes), in order;
+ * and on native IB after {@link #dynamicallyConnected}, {@code Opcodes.dc} for the RD-range opcodes), in order;
  * their fields are zero unless {@link #set set}. Any field of any header in the packet — Ethernet,
  * 802.1Q, IP, UDP, LRH, GRH, BTH, extension headers — can be set by its declaration. What the
  * builder works out by itself (every length, the ethertypes and next-header values, the IPv4 header
@@ -97,6 +97,8 @@ public final class RocePacket {
     private boolean corruptVcrc;
     /** Pad bytes written after the payload when not the aligning count ({@link #padBytes}); null: aligning. */
     private Integer padBytes;
+    /** Native IB only: write the RD-range opcodes as Mellanox DC ({@link #dynamicallyConnected}). */
+    private boolean dcOnNativeIb;
 
     private RocePacket(Encapsulation encapsulation, byte[] srcMac, byte[] dstMac, byte[] srcAddress,
                        byte[] dstAddress, int slid, int dlid) {
@@ -173,6 +175,7 @@ public final class RocePacket {
         c.icrcShown = icrcShown;
         c.corruptVcrc = corruptVcrc;
         c.padBytes = padBytes;
+        c.dcOnNativeIb = dcOnNativeIb;
         return c;
     }
 
@@ -397,6 +400,19 @@ public final class RocePacket {
         return encapsulation;
     }
 
+    /**
+     * On native InfiniBand, writes an RD-range opcode (0x40–0x5F) as Mellanox DC rather than IBTA RD
+     * (over RoCE it always is DC). The dissector tells the two apart there by the octet after the
+     * BTH (docs/dc.md), so {@code infiniband.dceth.flags} must be set non-zero, as ConnectX sets it.
+     */
+    public RocePacket dynamicallyConnected() {
+        if (encapsulation != Encapsulation.INFINIBAND) {
+            throw new IllegalStateException("over RoCE the RD-range opcodes are always DC; this is for native IB");
+        }
+        dcOnNativeIb = true;
+        return this;
+    }
+
     /** libpcap link type of the built frame. */
     public int linkType() {
         return encapsulation == Encapsulation.INFINIBAND ? LinkTypes.INFINIBAND : LinkTypes.ETHERNET;
@@ -413,8 +429,14 @@ public final class RocePacket {
     public BuiltPacket buildPacket() {
         Opcode row = Opcodes.of(opcode);
         boolean isNativeIb = encapsulation == Encapsulation.INFINIBAND;
-        if (row.service() == io.rdmascope.proto.ib.Service.RD && !isNativeIb) {
-            // Over RoCE the RD opcodes are Mellanox DC, as the dissector reads them (docs/dc.md).
+        if (row.service() == io.rdmascope.proto.ib.Service.RD && (!isNativeIb || dcOnNativeIb)) {
+            // Over RoCE the RD opcodes are Mellanox DC, as the dissector reads them (docs/dc.md); on
+            // native IB when asked, with DCETH flags that tell the dissector so.
+            if (isNativeIb && !(assignments.get(InfiniBand.DCETH_FLAGS) instanceof Number flags
+                    && flags.longValue() != 0)) {
+                throw new IllegalStateException("a DC packet on native InfiniBand needs non-zero "
+                        + "infiniband.dceth.flags: with zero there it reads as RD (docs/dc.md)");
+            }
             Object se = assignments.get(InfiniBand.BTH_SE);
             boolean seSet = se instanceof Boolean b ? b : se instanceof Number n && n.longValue() != 0;
             row = Opcodes.dc(opcode, !seSet);

@@ -48,7 +48,7 @@ public final class FrameAnalysis {
             // broken connections (issue 15)
             "psn_reused", "msn_inconsistent", "qp_stalled", "torn_down_with_outstanding",
             // real NICs' deviations (issue 16)
-            "ddp_msn_shared_counter", "rdmap_read_request_byte_order");
+            "ddp_msn_shared_counter", "rdmap_read_request_byte_order", "mpa_marker_layout");
 
     /** Longs of observation bits per frame: kind i is bit (i % 64) of word (i / 64). */
     static final int WORDS = 2;

@@ -482,7 +482,9 @@ public sealed interface Observation {
         /** Real NICs (issue 16): one MSN counter for all untagged queues of a direction. */
         DDP_MSN_SHARED_COUNTER("ddp_msn_shared_counter"),
         /** Real NICs (issue 16): a Read Request's sink and source fields in little-endian byte order. */
-        RDMAP_READ_REQUEST_BYTE_ORDER("rdmap_read_request_byte_order");
+        RDMAP_READ_REQUEST_BYTE_ORDER("rdmap_read_request_byte_order"),
+        /** Real senders (issue 16): MPA markers in a layout other than RFC 5044 §5's. */
+        MPA_MARKER_LAYOUT("mpa_marker_layout");
 
         private final String kind;
 

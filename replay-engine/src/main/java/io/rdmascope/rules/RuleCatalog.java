@@ -243,6 +243,16 @@ public final class RuleCatalog {
                             + "marker that does not means the sender placed markers or framed FPDUs wrongly; a "
                             + "receiver relying on markers loses the FPDU boundaries.",
                     "mpa_marker_error"),
+            rule("IW-MPA-005", Severity.WARNING, "MPA markers in a layout other than RFC 5044's",
+                    "RFC 5044 §5 (a marker every 512 octets of the stream counted from the end of the Request or "
+                            + "Reply, every octet counted; FPDUPTR in network byte order)",
+                    "A direction's markers point back at their FPDUs only when read in another layout than RFC "
+                            + "5044 §5 gives: a marker clock that skips each FPDU's 4-octet CRC field, FPDUPTR "
+                            + "written least significant octet first, or both (the OSC iWARP stack's layout, seen "
+                            + "on a real capture; docs/iwarp.md). rdmascope reads them in that layout and keeps "
+                            + "the FPDU framing; a receiver that places markers as the RFC says would lose it. "
+                            + "Reported once per direction, at the first FPDU read in that layout.",
+                    "mpa_marker_layout"),
             rule("IW-MPA-003", Severity.ERROR, "Invalid MPA Request or Reply",
                     "RFC 5044 §7.1.1, §7.1.2 (startup frames); RFC 6581 (revision 2)",
                     "A direction of an iWARP connection did not start with a valid MPA Request (initiator) or "

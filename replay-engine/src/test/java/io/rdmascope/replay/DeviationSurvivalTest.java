@@ -138,6 +138,9 @@ class DeviationSurvivalTest {
                 s -> IwarpScenarios.sendAndAck(s, s.sendBroken(200, -1, -1, -1, true)));
         iwarp(m, "IW-MPA-002", IwarpSession.Options.standard().markers(false, true),
                 s -> IwarpScenarios.sendAndAck(s, s.write(900, 0x00A1B2C3L, 0x10000, 0)));
+        // markers towards the responder placed as the OSC stack does (clock skipping CRCs, FPDUPTR little-endian)
+        iwarp(m, "IW-MPA-005", IwarpSession.Options.standard().markers(false, true).withOscMarkers(),
+                s -> IwarpScenarios.sendAndAck(s, s.write(900, 0x00A1B2C3L, 0x10000)));
         iwarp(m, "IW-MPA-003", IwarpSession.Options.standard().revisions(3, 1, new byte[0], new byte[0]), s -> {
         });
         iwarp(m, "IW-MPA-004", IwarpSession.Options.standard().rejected(), s -> {

@@ -57,6 +57,7 @@ public enum Expected {
     IWARP_MESSAGE_INCOMPLETE("iwarp_message_incomplete", "IW-MSG-001", Severity.WARNING),
     DDP_MSN_SHARED_COUNTER("ddp_msn_shared_counter", "IW-DDP-005", Severity.WARNING),
     RDMAP_READ_REQUEST_BYTE_ORDER("rdmap_read_request_byte_order", "IW-RDMAP-005", Severity.WARNING),
+    MPA_MARKER_LAYOUT("mpa_marker_layout", "IW-MPA-005", Severity.WARNING),
     // ---- observations without a finding ----
     COALESCED_ACK("coalesced_ack", null, null),
     TIMESTAMP_INVERSION("timestamp_inversion", "IB-CAP-004", Severity.NOTE),

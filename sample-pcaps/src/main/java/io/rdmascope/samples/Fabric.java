@@ -47,6 +47,11 @@ public final class Fabric {
         return new Datagrams(this, sender, receiver, pmtu);
     }
 
+    /** A Mellanox DC initiator on {@code initiator} writing to a DC target on {@code target} (docs/dc.md). */
+    public DcTraffic dc(Host initiator, Host target, int pmtu) {
+        return new DcTraffic(this, initiator, target, pmtu);
+    }
+
     /** Records an observation (and the finding it raises) the connection helpers do not make themselves. */
     public void observe(Expected kind, Integer frame, Connection c, Integer psn, String detail) {
         truth.observe(kind, frame, c == null ? null : c.id(), psn, detail);

@@ -96,6 +96,10 @@ public final class ScenarioCatalog {
                 new Scenario("native_ib_erf", "Native InfiniBand in an ERF file (record type 21), as Endace and "
                         + "ibdump-to-ERF pipelines write it.", 28, Format.ERF, Wire.of(Encap.IB_LOCAL),
                         ScenarioCatalog::basicExchange),
+                new Scenario("dc_traffic", "Mellanox Dynamically Connected (issue 16) as a ConnectX NIC sends it "
+                        + "over RoCEv2: a DC connect carrying the access key and the DCT's answer, a three-packet "
+                        + "WRITE and an 8-byte WRITE, acknowledged; DCETH, RDETH, DETH and RETH where the real "
+                        + "capture has them.", 72, Format.PCAP, V2, ScenarioCatalog::dcTraffic),
                 new Scenario("violation_bad_icrc", "A WRITE packet with a corrupt ICRC: the responder drops it, NAKs the "
                         + "next, and the requester goes back.", 31, Format.PCAPNG, V2, ScenarioCatalog::badIcrc),
                 new Scenario("violation_bad_vcrc", "Native IB: a packet with a corrupt VCRC dropped by the link, NAK and "
@@ -273,6 +277,16 @@ public final class ScenarioCatalog {
         Connection global = f.rc(f.host(3), f.host(4), 2048);
         sendAndAck(f, global, global.send(3_000));
         readAndRespond(f, global, global.read(100));
+    }
+
+    /** DC is decoded, not replayed: the truth has the conversation and no messages (docs/dc.md). */
+    static void dcTraffic(Fabric f) {
+        DcTraffic dc = f.dc(f.host(1), f.host(2), 1024);
+        dc.connect(DcTraffic.PERFTEST_DC_KEY);
+        f.idle();
+        dc.write(2_500);
+        f.idle();
+        dc.write(8);
     }
 
     static void cmLifecycle(Fabric f) {

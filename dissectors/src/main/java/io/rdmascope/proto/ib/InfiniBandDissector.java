@@ -142,7 +142,7 @@ public final class InfiniBandDissector {
         r.opcode = opcodeByte;
         r.padCount = (d.u8(offset + 1) >> 4) & 0x3;
         Opcode opcode = Opcodes.of(opcodeByte);
-        if (opcode.service() == Service.RD && isDc(r)) {
+        if (opcode.service() == Service.RD && isDc(d, r, offset)) {
             opcode = Opcodes.dc(opcodeByte, (d.u8(offset + 1) & 0x80) == 0);
         }
         // The ICRC closes the packet when the whole packet was captured; a cut leaves it out. A snaplen
@@ -196,13 +196,24 @@ public final class InfiniBandDissector {
     }
 
     /**
-     * Whether an RD-range opcode is Mellanox DC rather than IBTA RD (docs/dc.md): over RoCE (v1 or
-     * v2) it is always DC — no RoCE device implements RD (rdma-core and the Linux verbs have no RD
-     * QP type), while ConnectX NICs send DC there; on native InfiniBand it stays RD, the IBTA
-     * transport. Wireshark 4.0 takes every 0x40–0x5F opcode as DC, native InfiniBand included.
+     * Whether an RD-range opcode is Mellanox DC rather than IBTA RD (docs/dc.md, "DC or RD?").
+     *
+     * <p>Over RoCE (v1 or v2) it is always DC: no RoCE device implements RD (rdma-core and the Linux
+     * verbs have no RD QP type), while ConnectX NICs send DC there.
+     *
+     * <p>On native InfiniBand both can occur in principle, and the first octet after the BTH tells
+     * them apart: in RD it is the RDETH's reserved octet (IBTA Vol. 1 9.3.1, RDETH: 8 reserved bits
+     * then the 24-bit EE context; a sender writes reserved bits as zero), in DC the DCETH's
+     * flags, which ConnectX sets (0x11 on requests, 0x10 on responses on every packet of the real
+     * captures). So a non-zero octet there is DC and a zero one RD. Wireshark 4.0 takes every
+     * 0x40–0x5F opcode as DC, native InfiniBand included; an RD packet is shown as RD here.
      */
-    static boolean isDc(RdmaContext r) {
-        return r.encapsulation != Encapsulation.INFINIBAND && r.encapsulation != Encapsulation.NONE;
+    static boolean isDc(Dissection d, RdmaContext r, int bthOffset) {
+        return switch (r.encapsulation) {
+            case NONE -> false;
+            case INFINIBAND -> bthOffset + 12 < d.capturedLength() && d.u8(bthOffset + 12) != 0;
+            default -> true;
+        };
     }
 
     /** MADs ride in UD SEND Only packets to QP0 (SMI) or QP1 (GSI) (IBTA 13.4). */

@@ -36,6 +36,12 @@ public final class IwarpPdu {
     long[] markerPositions = new long[4];
     int[] markerValues = new int[4];
     int badMarkers;
+    /**
+     * The marker layout the framer read this FPDU's markers under, when not RFC 5044 §5's: a marker
+     * clock that skips each FPDU's CRC field, and FPDUPTR in little-endian byte order (docs/iwarp.md).
+     */
+    boolean markerClockSkipsCrc;
+    boolean markerPointerLittleEndian;
     long[] frames = new long[4];
     int frameCount;
     // Where the dissection shows it: frame offsets (or reassembled offsets) of the marker-free image
@@ -61,6 +67,8 @@ public final class IwarpPdu {
         crcStatus = Mpa.STATUS_UNVERIFIED;
         markerCount = 0;
         badMarkers = 0;
+        markerClockSkipsCrc = false;
+        markerPointerLittleEndian = false;
         frameCount = 0;
         imageAt = -1;
         imageLength = 0;
@@ -176,6 +184,16 @@ public final class IwarpPdu {
     /** Markers whose FPDUPTR does not point back at this FPDU's start (RFC 5044 §5). */
     public int badMarkers() {
         return badMarkers;
+    }
+
+    /** Its markers were placed by a clock that skips each FPDU's CRC field (not RFC 5044 §5's). */
+    public boolean markerClockSkipsCrc() {
+        return markerClockSkipsCrc;
+    }
+
+    /** Its markers' FPDUPTR is little-endian (RFC 5044 §5 has network byte order). */
+    public boolean markerPointerLittleEndian() {
+        return markerPointerLittleEndian;
     }
 
     /** Layer index of its Request/Reply or FPDU layer in the frame's dissection, -1 if not shown. */

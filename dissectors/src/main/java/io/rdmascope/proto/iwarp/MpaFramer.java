@@ -355,6 +355,8 @@ final class MpaFramer implements TcpReassembler.Sink {
         pdu.crcStatus = !crc ? Mpa.STATUS_UNVERIFIED
                 : pdu.crcComputed == pdu.crcOnWire ? Mpa.STATUS_GOOD : Mpa.STATUS_BAD;
         if (markers) {
+            pdu.markerClockSkipsCrc = crcUncounted;
+            pdu.markerPointerLittleEndian = pointerLittleEndian;
             for (long m = nextMarker(p); m < markerLimit(p, raw); m += Mpa.MARKER_INTERVAL) {
                 int value = (int) w.u32(m);
                 pdu.addMarker(m, value, pointsBack(value, m - p));

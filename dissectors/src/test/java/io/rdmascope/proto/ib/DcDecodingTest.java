@@ -1,6 +1,7 @@
 package io.rdmascope.proto.ib;
 
 import io.rdmascope.build.Frames;
+import io.rdmascope.build.RocePacket;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.field.Field;
 import io.rdmascope.field.HeaderType;
@@ -11,11 +12,13 @@ import org.junit.jupiter.api.Test;
 import static io.rdmascope.proto.ib.InfiniBand.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Mellanox DC against IBTA RD (issue 16, docs/dc.md): the same RD-range transport bytes, written by
- * hand in the layout a ConnectX NIC sends, decode as DC over RoCEv2 and as RD on native InfiniBand.
+ * hand in the layout a ConnectX NIC sends, decode as DC over RoCEv2 and on native InfiniBand, where
+ * an RD packet (zero in the RDETH's reserved first octet) still decodes as RD.
  */
 class DcDecodingTest {
 
@@ -47,7 +50,11 @@ class DcDecodingTest {
     @Test
     @DisplayName("over RoCEv2 an RD-range WRITE Only is DC: DCETH after the BTH, RETH DMA length = payload")
     void dcOverRoce() {
-        Dissection d = roceV2(DC_WRITE_ONLY, 60);
+        assertDcWriteOnly(roceV2(DC_WRITE_ONLY, 60));
+    }
+
+    /** {@link #DC_WRITE_ONLY} read as DC, whatever carried it. */
+    private static void assertDcWriteOnly(Dissection d) {
         assertFalse(d.isMalformed());
         assertEquals(0x11, value(d, DCETH, DCETH_FLAGS));
         assertEquals(0x009035, value(d, DCETH, DCETH_SRCQP));
@@ -76,6 +83,36 @@ class DcDecodingTest {
         assertEquals(0x44, value(d, RDETH, RDETH_EECNXT));
         assertEquals(0x11111111L, value(d, DETH, DETH_Q_KEY));
         assertEquals(4, value(d, RETH, RETH_DMALEN));
+    }
+
+    @Test
+    @DisplayName("on native InfiniBand the ConnectX layout (non-zero DCETH flags after the BTH) is DC too")
+    void dcOnNativeIb() {
+        // LRH: VL 0, LNH 2 (BTH), packet length (8 + the 60 transport bytes) / 4 = 17 words; VCRC last.
+        assertDcWriteOnly(Frames.dissect(Frames.hex("0002 0001 0011 0002 " + DC_WRITE_ONLY + " 0000"),
+                LinkTypes.INFINIBAND));
+    }
+
+    @Test
+    @DisplayName("the builder writes DC on native IB only when asked, and only with flags that say DC")
+    void builderWritesDcOnNativeIbWhenAsked() {
+        RocePacket rd = RocePacket.nativeIb(1, 2).opcode(0x4A).destQp(0x22).payload(new byte[8])
+                .set(RDETH_EECNXT, 0x44).set(RETH_DMALEN, 8);
+        Dissection asRd = Frames.dissect(rd.build(), LinkTypes.INFINIBAND);
+        assertTrue(asRd.find(DCETH) < 0, "without dynamicallyConnected() an RD opcode is RD");
+        assertEquals(0x44, value(asRd, RDETH, RDETH_EECNXT));
+
+        RocePacket dc = RocePacket.nativeIb(1, 2).dynamicallyConnected().opcode(0x4A).destQp(0x807ff4)
+                .set(DCETH_FLAGS, 0x11).set(DCETH_SRCQP, 0x9035).set(RDETH_EECNXT, 0x61e97d)
+                .set(RETH_DMALEN, 8).payload(new byte[8]);
+        Dissection asDc = Frames.dissect(dc.build(), LinkTypes.INFINIBAND);
+        assertFalse(asDc.isMalformed());
+        assertEquals(0x9035, value(asDc, DCETH, DCETH_SRCQP));
+        assertEquals(8, value(asDc, RETH, RETH_DMALEN));
+
+        RocePacket unflagged = RocePacket.nativeIb(1, 2).dynamicallyConnected().opcode(0x4A);
+        IllegalStateException e = assertThrows(IllegalStateException.class, unflagged::build);
+        assertTrue(e.getMessage().contains("infiniband.dceth.flags"), e.getMessage());
     }
 
     @Test

@@ -61,6 +61,8 @@ final class IwarpConversation {
         boolean sharedCounter;
         /** A Read Request of this side was answered byte-reversed (reported once). */
         boolean byteOrderReported;
+        /** This side's markers were read in a layout other than RFC 5044 §5's (reported once). */
+        boolean markerLayoutReported;
 
         Side(int index) {
             this.index = index;
@@ -218,6 +220,15 @@ final class IwarpConversation {
         }
     }
 
+    /** The non-RFC 5044 marker layout an FPDU's markers were read under, in words. */
+    private static String markerLayout(IwarpPdu p) {
+        String clock = p.markerClockSkipsCrc() ? "a marker clock that skips each FPDU's CRC field" : null;
+        String order = p.markerPointerLittleEndian() ? "FPDUPTR little-endian" : null;
+        String layout = clock != null && order != null ? clock + " and " + order + " (the OSC iWARP stack's layout)"
+                : clock != null ? clock : order;
+        return "markers read with " + layout + ", not as RFC 5044 §5 places them";
+    }
+
     /** RFC 5044 §7.1.1 revision 1, RFC 6581 revision 2; a wrong key or length comes as a stream event. */
     private void startupChecks(IwarpPdu p, long frame) {
         int rev = p.revision();
@@ -235,6 +246,12 @@ final class IwarpConversation {
         }
         if (p.badMarkers() > 0) {
             observe(frame, -1, IwarpEvent.MPA_MARKER_ERROR, p.badMarkers() + " marker(s) do not point back at the FPDU");
+        } else if (p.markerCount() > 0 && !s.markerLayoutReported
+                && (p.markerClockSkipsCrc() || p.markerPointerLittleEndian())) {
+            // The framer kept sync only by reading this direction's markers off RFC 5044 §5: one warning
+            // for the direction, naming the layout as far as its markers have shown it.
+            s.markerLayoutReported = true;
+            observe(frame, -1, IwarpEvent.MPA_MARKER_LAYOUT, markerLayout(p));
         }
         if (!p.hasDdpHeader()) {
             return; // a ULPDU shorter than its DDP header: the dissection marks the frame malformed

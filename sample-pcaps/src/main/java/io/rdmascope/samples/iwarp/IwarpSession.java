@@ -152,6 +152,8 @@ public final class IwarpSession {
         /** Octets the sender's marker clock had skipped when this FPDU began. */
         long clockSkipped;
         final boolean badMarker;
+        /** A marker lies past its first octet: with OSC-style markers, the reader can tell the layout from it. */
+        boolean markerPastStart;
         boolean read;
         boolean lost;
 
@@ -231,6 +233,8 @@ public final class IwarpSession {
         long expectedSharedMsn = 1;
         boolean sharedMsnSeen;
         boolean readByteOrderSeen;
+        /** With OSC-style markers: the observer has seen an FPDU tell the layout (reported once). */
+        boolean markerLayoutSeen;
         final Map<Long, Msg> openUntagged = new HashMap<>();
         final Map<Long, Long> nextOffset = new HashMap<>();
         boolean afterGap;
@@ -530,6 +534,8 @@ public final class IwarpSession {
                 corruptCrc && options.crc(), badMarker && s.markerOrigin >= 0
                 && hasMarker(s, start, s.length - (options.oscMarkers() ? Mpa.CRC_LENGTH - 1 : 0), skipped));
         f.clockSkipped = skipped;
+        f.markerPastStart = s.markerOrigin >= 0
+                && hasMarker(s, start + 1, s.length - (options.oscMarkers() ? Mpa.CRC_LENGTH - 1 : 0), skipped);
         s.fpdus.add(f);
         if (m != null) {
             (response ? m.responses : m.fpdus).add(f);
@@ -853,6 +859,12 @@ public final class IwarpSession {
         }
         if (f.badMarker) {
             truth.observe(Expected.MPA_MARKER_ERROR, frame, null, "marker(s) do not point back at the FPDU");
+        } else if (options.oscMarkers() && f.markerPastStart && !s.markerLayoutSeen) {
+            // The first FPDU with a marker past its first octet shows the little-endian FPDUPTR (RFC 5044 §5
+            // has network order); a reader keeping sync must read the direction's markers off the RFC's layout.
+            s.markerLayoutSeen = true;
+            truth.observe(Expected.MPA_MARKER_LAYOUT, frame, null, "markers in the OSC iWARP stack's layout (clock "
+                    + "skipping CRC fields, FPDUPTR little-endian), not RFC 5044 §5's");
         }
         long time = FabricAccess.timeOf(fabric, firstFrameOf(s, f));
         if (f.opcode == DdpRdmap.OP_READ_RESPONSE) {
