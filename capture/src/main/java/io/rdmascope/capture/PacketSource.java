@@ -26,6 +26,15 @@ public interface PacketSource extends AutoCloseable {
      */
     Frame next() throws IOException;
 
+    /**
+     * Decimal digits of a second the timestamps of the frames from {@code interfaceId} resolve: what
+     * tshark shows of them (6 for a microsecond pcap, 9 for a nanosecond one). Live captures and
+     * generators stamp nanoseconds.
+     */
+    default int timestampDigits(int interfaceId) {
+        return 9;
+    }
+
     /** Name for messages: the file name, or the interface name for a live capture. */
     String name();
 

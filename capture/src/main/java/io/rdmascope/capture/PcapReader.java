@@ -97,6 +97,11 @@ public final class PcapReader extends CaptureFileReader {
         return snapLength;
     }
 
+    @Override
+    public int timestampDigits(int interfaceId) {
+        return nanosecond ? 9 : 6;
+    }
+
     /** Whether the file counts nanoseconds (magic 0xA1B23C4D) rather than microseconds. */
     public boolean nanosecondResolution() {
         return nanosecond;

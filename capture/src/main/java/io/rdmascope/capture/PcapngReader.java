@@ -311,6 +311,13 @@ public final class PcapngReader extends CaptureFileReader {
         return bytes.error(at, at == 0 ? 0 : number + 1, problem, detail);
     }
 
+    /** The interface's if_tsresol as the digits Wireshark shows ({@link TimestampScale#digits}). */
+    @Override
+    public int timestampDigits(int interfaceId) {
+        return interfaceId >= 0 && interfaceId < descriptions.size()
+                ? TimestampScale.digits(descriptions.get(interfaceId).tsresol()) : 6;
+    }
+
     /** Interfaces described so far (file-wide ids); grows as reading reaches later IDBs. */
     public List<CaptureInterface> interfaces() {
         return Collections.unmodifiableList(descriptions);

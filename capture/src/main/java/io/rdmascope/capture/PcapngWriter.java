@@ -39,6 +39,8 @@ public final class PcapngWriter implements Closeable, Flushable {
     private final LittleEndianOutput out;
     /** Snap length of each interface added, by id; 0 means no limit. */
     private final List<Integer> snapLengths = new ArrayList<>();
+    /** Nanoseconds per timestamp unit of each interface, by id. */
+    private final List<Long> unitNanos = new ArrayList<>();
 
     /**
      * Writes the section header block.
@@ -85,6 +87,21 @@ public final class PcapngWriter implements Closeable, Flushable {
      * @return the interface id to pass to {@code write}
      */
     public int addInterface(int linkType, int snapLength, String name, String filter, String os) throws IOException {
+        return addInterface(linkType, snapLength, name, filter, os, NANOSECONDS);
+    }
+
+    /**
+     * Adds an interface whose timestamps count 10^-{@code digits} seconds ({@code if_tsresol} =
+     * digits): a copy of a microsecond capture stays a microsecond capture, so readers show its times
+     * to the same precision. Packet times are cut to that unit.
+     *
+     * @param digits 0..9
+     */
+    public int addInterface(int linkType, int snapLength, String name, String filter, String os, int digits)
+            throws IOException {
+        if (digits < 0 || digits > NANOSECONDS) {
+            throw new IllegalArgumentException("timestamp digits must be 0..9: " + digits);
+        }
         if (linkType < 0 || linkType > 0xFFFF) {
             throw new IllegalArgumentException("link type must fit 16 bits: " + linkType);
         }
@@ -95,7 +112,7 @@ public final class PcapngWriter implements Closeable, Flushable {
                 .string(IF_NAME, name)
                 .filter(filter)
                 .string(IF_OS, os)
-                .tsresol(NANOSECONDS)
+                .tsresol(digits)
                 .end();
         int length = 20 + options.length;
         out.i32(PcapngReader.INTERFACE_DESCRIPTION).i32(length)
@@ -104,6 +121,11 @@ public final class PcapngWriter implements Closeable, Flushable {
         out.bytes(options, 0, options.length);
         out.i32(length).endFields();
         snapLengths.add(snapLength);
+        long unit = 1;
+        for (int i = digits; i < NANOSECONDS; i++) {
+            unit *= 10;
+        }
+        unitNanos.add(unit);
         return snapLengths.size() - 1;
     }
 
@@ -157,8 +179,9 @@ public final class PcapngWriter implements Closeable, Flushable {
             throw new IllegalArgumentException("packet too large for a pcapng block: " + captured + " bytes");
         }
         int blockLength = EPB_FIXED + captured + LittleEndianOutput.padding(captured);
+        long units = timeNanos / unitNanos.get(interfaceId);
         out.i32(PcapngReader.ENHANCED_PACKET).i32(blockLength)
-                .i32(interfaceId).i32((int) (timeNanos >>> 32)).i32((int) timeNanos)
+                .i32(interfaceId).i32((int) (units >>> 32)).i32((int) units)
                 .i32(captured).i32(wireLength)
                 .endFields();
         return captured;

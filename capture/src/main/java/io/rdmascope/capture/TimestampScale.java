@@ -16,6 +16,18 @@ sealed interface TimestampScale {
     long toNanos(long units);
 
     /**
+     * The digits of a second Wireshark shows for an {@code if_tsresol}: the decimal digits the unit
+     * resolves (10^-n: n; 2^-n: the largest d with 10^-d no finer than 2^-n), taken down to the
+     * nearest of Wireshark's precision classes 0, 1, 2, 3, 6 and 9 digits (wiretap's tsprecision; checked
+     * with tshark 4.0: if_tsresol 4 and 5 show 3 digits, 7 and 8 show 6, 2^-14 shows 3, 2^-30 shows 9).
+     */
+    static int digits(int tsresol) {
+        int exponent = tsresol & 0x7F;
+        int decimal = (tsresol & 0x80) == 0 ? exponent : (int) Math.floor(exponent * Math.log10(2));
+        return decimal <= 3 ? decimal : decimal < 6 ? 3 : decimal < 9 ? 6 : 9;
+    }
+
+    /**
      * The scale for an {@code if_tsresol} option byte, or null when it is too fine to represent
      * (10^-19 s and below, 2^-64 s and below), which the caller reports as a format error.
      */

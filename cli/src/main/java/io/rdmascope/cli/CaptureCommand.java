@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  * feeds a bounded queue; this (main) thread writes and decodes. On stop — Ctrl-C, {@code -c},
  * {@code -a} — everything is flushed and the counts, drops included, go to stderr.
  */
-@Command(name = "capture", sortOptions = false, mixinStandardHelpOptions = true, description = {
+@Command(name = "capture", sortOptions = false, description = {
         "Capture live from an interface (Ethernet carrying RoCE, an RDMA sniffer device such as mlx5_0, lo).",
         "",
         "Writes pcapng with -w (one interface block recording the filter and OS), or prints one decoded line per "

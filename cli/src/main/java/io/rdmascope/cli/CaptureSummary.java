@@ -106,10 +106,8 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
      * damage further in ends the pass where it is and the summary covers the frames before it
      * ({@link Result#failure}).
      */
-    static Result read(Path file, List<Integer> rocePorts, io.rdmascope.replay.IcrcCheck icrc, PrintWriter progressTo)
-            throws IOException {
-        DissectorChain chain = rocePorts.isEmpty() ? DissectorChain.standard()
-                : DissectorChain.withRocePorts(rocePorts.stream().mapToInt(Integer::intValue).toArray());
+    static Result read(Path file, DissectorChain chain, ReplayOptions.Selection selection,
+                       io.rdmascope.replay.IcrcCheck icrc, PrintWriter progressTo) throws IOException {
         Dissection d = new Dissection();
         Counters c = new Counters();
         // The flows count the messages; nothing here needs them kept.
@@ -123,11 +121,16 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
                     : source instanceof PcapReader ? "pcap" : "unknown";
             compressed = source instanceof CaptureFileReader r && r.compressed();
             try {
+                long read = 0;
                 Frame frame;
-                while ((frame = source.next()) != null) {
+                while (selection.more(read) && (frame = source.next()) != null) {
+                    read++;
                     progress.frame(frame);
-                    c.frame(frame);
                     chain.dissect(frame, d);
+                    if (!selection.passes(d)) {
+                        continue; // -Y keeps a frame out of every count, as tshark -Y with -z
+                    }
+                    c.frame(frame);
                     c.hierarchy.add(d, frame.wireLength());
                     int opcode = d.rdma().opcode;
                     if (opcode >= 0) {

@@ -44,7 +44,7 @@ import java.util.concurrent.Callable;
  * read — a capture damaged part-way is reported from the frames before the damage, then the error
  * follows on stderr and the status is 2, as {@code messages} and {@code flows} do.
  */
-@Command(name = "check", sortOptions = false, mixinStandardHelpOptions = true,
+@Command(name = "check", sortOptions = false,
         description = {"Check captures against the conformance rules (rdmascope rules) and optional expectations, "
                 + "for CI.",
                 "Exit status: 0 pass, 1 a finding at or above --fail-on or an expectation not met, 2 bad input "
@@ -89,11 +89,8 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the report to FILE, not stdout")
     String output;
 
-    @Option(names = "--roce-port", paramLabel = "PORT", description = "also decode RoCEv2 on this UDP port")
-    List<Integer> rocePorts = new ArrayList<>();
-
     @Mixin
-    IcrcOption icrc;
+    ReplayOptions replayOptions;
 
     @Option(names = "--rules-doc-uri", paramLabel = "URI",
             description = "absolute http(s) address of a published docs/rules.md: SARIF rules get helpUri URI#rule-id")
@@ -102,7 +99,7 @@ final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Severity threshold = severity(failOn);
-        io.rdmascope.replay.IcrcCheck icrcCheck = icrc.check();
+        io.rdmascope.replay.IcrcCheck icrcCheck = replayOptions.icrc.check();
         Report.Format format = Report.Format.parse(report);
         if (format == null) {
             throw new DissectCommand.UsageError("--report takes text, json, junit or sarif (got '" + report + "')");
@@ -122,7 +119,8 @@ final class CheckCommand implements Callable<Integer> {
         IOException firstFailure = null;
         for (int i = 0; i < captures.size(); i++) {
             // Messages are kept only when an expectation may ask about them.
-            Replay replay = Replay.of(captures.get(i), rocePorts, expectations != null, icrcCheck);
+            Replay replay = Replay.of(captures.get(i), replayOptions.chain(), replayOptions.select(captures.get(i)),
+                    expectations != null, icrcCheck);
             List<Finding> findings = Rules.evaluate(replay.result().observations(), config);
             List<Expectations.Result> results = List.of();
             if (expectations != null) {

@@ -5,12 +5,9 @@ import io.rdmascope.capture.PacketSource;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.field.FieldRegistry;
-import io.rdmascope.filter.DisplayFilter;
-import io.rdmascope.filter.FilterException;
 import io.rdmascope.frame.Frame;
 import io.rdmascope.text.AsciiSink;
 import io.rdmascope.text.FieldText;
-import io.rdmascope.text.PacketSummary;
 import io.rdmascope.text.ProtoTree;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -60,47 +57,60 @@ final class DissectCommand implements Callable<Integer> {
                     + "occurrence=f|l|a, quote=d|s|n")
     List<String> fieldOptions = new ArrayList<>();
 
-    @Option(names = {"-Y", "--display-filter"}, paramLabel = "FILTER",
-            description = "print only the frames this Wireshark display filter passes, keeping their numbers "
-                    + "(docs/filters.md)")
-    String displayFilter;
-
-    @Option(names = "-c", paramLabel = "N", description = "stop after reading N frames (shown or not, as tshark)")
-    long count = -1;
-
-    @Option(names = "--roce-port", paramLabel = "PORT", description = "also decode RoCEv2 on this UDP port")
-    List<Integer> rocePorts = new ArrayList<>();
-
-    /** For the analysis fields (rdmascope.analysis.bad_icrc and the rest) a -Y filter may name. */
     @Mixin
-    IcrcOption icrc;
+    ReplayOptions input;
+
+    @Option(names = "-t", paramLabel = "FORMAT", defaultValue = "r",
+            description = "time format as tshark: a, ad, adoy, d, dd, e, r (default), u, ud, udoy; to the "
+                    + "capture's precision (ns when it has ns)")
+    String timeFormat;
+
+    @Option(names = "-w", paramLabel = "FILE",
+            description = "also write the frames -Y keeps (up to -c) to FILE as pcapng, timestamps and link types kept")
+    Path writeFile;
+
+    @Option(names = "-q", description = "no per-frame output (with -z: only the statistics, as tshark -q)")
+    boolean quiet;
+
+    @Option(names = "-z", paramLabel = "STATISTIC",
+            description = "print a statistic after the frames: io,phs; conv,TYPE; endpoints,TYPE (TYPE eth, ip, "
+                    + "ipv6, udp, tcp or ib); rdma,srt (repeatable; docs/cli.md)")
+    List<String> statistics = new ArrayList<>();
 
     @Override
     public Integer call() throws IOException {
-        Path input = readFile != null ? readFile : file;
-        icrc.check(); // a bad --icrc is a usage error before any output, filter or not
-        if (input == null) {
+        Path captureFile = readFile != null ? readFile : file;
+        input.icrc.check(); // a bad --icrc is a usage error before any output, filter or not
+        if (captureFile == null) {
             throw new UsageError("no capture file given (rdmascope dissect FILE, or -r FILE)");
         }
         if (readFile != null && file != null) {
             throw new UsageError("give the capture once: either FILE or -r FILE");
+        }
+        if (!format.equals("fields") && !format.equals("json") && !format.equals("text")) {
+            throw new UsageError("unknown output format '" + format + "' (use text, fields or json)");
+        }
+        if (!fields.isEmpty() && format.equals("text")) {
+            // tshark: 'Output fields were specified with "-e", but "-Tek, -Tfields, -Tjson or -Tpdml" was not specified.'
+            throw new UsageError("-e FIELD needs -T fields or -T json (as tshark, which refuses -e without them)");
         }
         FieldsLayout layout = FieldsLayout.parse(fieldOptions);
         List<FieldRegistry.Entry> selected = resolveFields();
         if (format.equals("fields") && selected.isEmpty()) {
             throw new UsageError("-T fields needs at least one -e FIELD");
         }
-        if (!format.equals("fields") && !format.equals("json") && !format.equals("text")) {
-            throw new UsageError("unknown output format '" + format + "' (use text, fields or json)");
+        TimeFormat time = TimeFormat.parse(timeFormat);
+        List<FrameStatistic> stats = new ArrayList<>();
+        for (String z : statistics) {
+            stats.add(FrameStatistic.parse(z, input.icrc.check()));
         }
-        DisplayFilter filter = compileFilter(input);
-        DissectorChain chain = rocePorts.isEmpty() ? DissectorChain.standard()
-                : DissectorChain.withRocePorts(rocePorts.stream().mapToInt(Integer::intValue).toArray());
+        ReplayOptions.Selection selection = input.select(captureFile);
+        DissectorChain chain = input.chain();
         OutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
         AsciiSink sink = new AsciiSink(FLUSH_BYTES * 2);
         Dissection d = new Dissection();
-        JsonOutput json = format.equals("json") ? new JsonOutput(sink) : null;
-        if (format.equals("fields") && layout.header()) {
+        JsonOutput json = format.equals("json") && !quiet ? new JsonOutput(sink) : null;
+        if (format.equals("fields") && layout.header() && !quiet) {
             for (int i = 0; i < selected.size(); i++) {
                 if (i > 0) {
                     sink.append(layout.separator());
@@ -109,20 +119,38 @@ final class DissectCommand implements Callable<Integer> {
             }
             sink.append('\n');
         }
-        try (PacketSource source = CaptureFiles.open(input)) {
+        try (PacketSource source = CaptureFiles.open(captureFile);
+             FrameWriter writer = writeFile == null ? null : FrameWriter.create(writeFile, source)) {
             long seen = 0;
+            long previous = Long.MIN_VALUE;
+            long previousShown = Long.MIN_VALUE;
             Frame frame;
-            while ((count < 0 || seen < count) && (frame = source.next()) != null) {
+            while (selection.more(seen) && (frame = source.next()) != null) {
                 seen++;
                 // Every frame is dissected, shown or not: frame.time_delta and the like need the previous one.
                 chain.dissect(frame, d);
-                if (filter != null && !filter.matches(d)) {
+                long now = d.timeNanos();
+                long prevCaptured = previous == Long.MIN_VALUE ? now : previous;
+                previous = now;
+                if (!selection.passes(d)) {
+                    continue;
+                }
+                long prevShown = previousShown == Long.MIN_VALUE ? now : previousShown;
+                previousShown = now;
+                if (writer != null) {
+                    writer.write(frame);
+                }
+                for (FrameStatistic z : stats) {
+                    z.frame(d);
+                }
+                if (quiet) {
                     continue;
                 }
                 switch (format) {
                     case "fields" -> writeFields(sink, d, selected, layout);
                     case "json" -> json.frame(d, selected);
-                    default -> writeText(sink, d);
+                    default -> writeText(sink, d, time.format(now, source.timestampDigits(frame.interfaceId()),
+                            d.referenceTimeNanos(), prevCaptured, prevShown));
                 }
                 if (sink.length() >= FLUSH_BYTES) {
                     sink.writeTo(out);
@@ -136,28 +164,15 @@ final class DissectCommand implements Callable<Integer> {
             sink.writeTo(out);
             out.flush();
         }
-        return Main.EXIT_OK;
-    }
-
-    /** The -Y filter, or null without one; a filter that does not compile is a usage error. */
-    private DisplayFilter compileFilter(Path input) throws IOException {
-        if (displayFilter == null) {
-            return null;
-        }
-        try {
-            // Analysis fields need the whole replay first (like tshark -2): a first pass only when named.
-            List<io.rdmascope.filter.FilterFieldProvider> providers = new ArrayList<>();
-            if (displayFilter.contains("rdmascope.")) {
-                io.rdmascope.replay.AnalysisFields analysis = new io.rdmascope.replay.AnalysisFields();
-                DisplayFilter.compile(displayFilter, FieldRegistry.standard(), List.of(analysis)); // errors first
-                analysis.use(io.rdmascope.replay.FrameAnalysis.of(Replay.of(input, rocePorts, icrc.check()).result()));
-                providers.add(analysis);
+        if (!stats.isEmpty()) {
+            StringBuilder text = new StringBuilder(4096);
+            for (int i = stats.size() - 1; i >= 0; i--) {
+                stats.get(i).print(text); // last -z first, as tshark
             }
-            DisplayFilter f = DisplayFilter.compile(displayFilter, FieldRegistry.standard(), providers);
-            return f.matchesEverything() ? null : f;
-        } catch (FilterException e) {
-            throw new UsageError("invalid display filter: " + e.getMessage());
+            out.write(text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            out.flush();
         }
+        return Main.EXIT_OK;
     }
 
     private List<FieldRegistry.Entry> resolveFields() {
@@ -196,27 +211,13 @@ final class DissectCommand implements Callable<Integer> {
         sink.append('\n');
     }
 
-    private void writeText(AsciiSink sink, Dissection d) {
+    private void writeText(AsciiSink sink, Dissection d, String t) {
         if (verbose) {
             StringBuilder tree = new StringBuilder(1024);
             ProtoTree.print(ProtoTree.build(d), tree);
             sink.append(tree);
         } else {
-            PacketSummary.Columns c = PacketSummary.of(d);
-            Frame f = d.frame();
-            String number = Long.toString(f.number());
-            sink.append("     ", 0, Math.max(0, 5 - number.length()));
-            sink.append(number).append(' ');
-            long rel = d.timeNanos() - d.referenceTimeNanos();
-            AsciiSink time = new AsciiSink(24);
-            time.appendSeconds(rel);
-            String t = time.toString();
-            t = t.substring(0, t.length() - 3); // microseconds, as tshark's default column
-            sink.append("           ", 0, Math.max(0, 11 - t.length()));
-            sink.append(t).append(' ');
-            sink.append(c.source()).append(" \u2192 ").append(c.destination()).append(' ');
-            sink.append(c.protocol()).append(' ').appendDecimal(io.rdmascope.proto.erf.Erf.shownWireLength(f)).append(' ').append(c.info())
-                    .append('\n');
+            SummaryLine.append(sink, d, t);
         }
         if (hex) {
             if (verbose) {

@@ -29,7 +29,7 @@ import java.util.concurrent.Callable;
  * connection ended, in the words of IBTA chapter 9 (issue 15). The same account as the GUI's
  * Diagnosis panel ({@link Diagnosis}).
  */
-@Command(name = "explain", sortOptions = false, mixinStandardHelpOptions = true,
+@Command(name = "explain", sortOptions = false,
         description = {"Tell, per conversation, what went wrong first, what it caused and the state at the end.",
                 "The first anomaly is the conversation's first warning or error; the findings that follow from "
                         + "it (retransmissions, timeouts, out-of-window answers, a stall, a teardown) come next, "
@@ -40,24 +40,15 @@ final class ExplainCommand implements Callable<Integer> {
     @ParentCommand
     Main parent;
 
-    @Parameters(paramLabel = "FILE", description = "pcap, pcapng, ERF or gzip-compressed capture")
-    Path file;
+    @Mixin
+    CaptureArgs capture;
 
     @Option(names = "--conversation", paramLabel = "ID", description = "only this conversation (as check and flows number them)")
     String conversation;
 
-    @Option(names = "--json", description = "print the accounts as JSON")
-    boolean json;
-
-    @Option(names = "--roce-port", paramLabel = "PORT", description = "also decode RoCEv2 on this UDP port")
-    List<Integer> rocePorts = new ArrayList<>();
-
-    @Mixin
-    IcrcOption icrc;
-
     @Override
     public Integer call() throws IOException {
-        Replay replay = Replay.of(file, rocePorts, icrc.check());
+        Replay replay = capture.replay(true);
         List<Finding> findings = Rules.evaluate(replay.result().observations(), RulesConfig.defaults());
         Diagnosis diagnosis = Diagnosis.of(replay.result(), findings);
         List<Diagnosis.Account> accounts = diagnosis.conversations();
@@ -70,8 +61,8 @@ final class ExplainCommand implements Callable<Integer> {
             }
         }
         BufferedOutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
-        if (json) {
-            ReplayJson.writeValue(out, json(String.valueOf(file.getFileName()), diagnosis, accounts));
+        if (capture.json) {
+            ReplayJson.writeValue(out, json(String.valueOf(capture.file.getFileName()), diagnosis, accounts));
         } else {
             StringBuilder sb = new StringBuilder(4096);
             for (Diagnosis.Account a : accounts) {
@@ -80,7 +71,9 @@ final class ExplainCommand implements Callable<Integer> {
             if (accounts.isEmpty()) {
                 sb.append("no RDMA conversations in this capture\n");
             }
-            out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+            // The label column ("  first       ") is 14 wide: continuations line up under the text.
+            String text = Text.wrap(sb.toString(), parent.terminalColumns(), LABEL_WIDTH);
+            out.write(text.getBytes(StandardCharsets.UTF_8));
         }
         out.flush();
         replay.rethrowFailure();
@@ -90,6 +83,8 @@ final class ExplainCommand implements Callable<Integer> {
     // ---- text -------------------------------------------------------------------------------------------
 
     private static final String LABEL = "  %-11s ";
+    /** What LABEL adds after the line's two leading spaces. */
+    private static final int LABEL_WIDTH = 12;
 
     static void text(StringBuilder sb, Diagnosis.Account a) {
         if (a.quiet()) {

@@ -4,7 +4,6 @@ import io.rdmascope.replay.Flow;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.BufferedOutputStream;
@@ -13,8 +12,6 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -26,44 +23,45 @@ import static io.rdmascope.cli.Table.Column.right;
  * Side A sent the first request (or is the CM active side). The counters are both directions' sums;
  * {@code --json} has them per side.
  */
-@Command(name = "flows", sortOptions = false, mixinStandardHelpOptions = true,
+@Command(name = "flows", sortOptions = false,
         description = {"List the queue-pair conversations of a capture, like Wireshark's conversation table.",
                 "One row per conversation: both sides (address, QP, UDP source port), setup (cm or none), state, "
                         + "packets each way, messages, bytes, duration, goodput, message latency p50/p99/max, "
                         + "retransmissions, NAKs, RNR NAKs, ECN CE marks and CNPs. --json prints every "
                         + "statistic per side."})
 final class FlowsCommand implements Callable<Integer> {
-    private static final Table TABLE = new Table(right("Conv"), left("Transport"), left("Address A"), left("QP A"),
-            right("Port A"), left("Address B"), left("QP B"), right("Port B"), left("Setup"), left("State"),
-            right("Packets A→B"), right("Packets B→A"), right("Messages"), right("Bytes"), right("Duration(s)"),
-            right("Goodput(Gb/s)"), right("p50(µs)"), right("p99(µs)"), right("Max(µs)"), right("Retrans"),
-            right("NAKs"), right("RNR NAKs"), right("CE"), right("CNPs"));
+    /**
+     * Least important first when the terminal is narrow: the UDP ports, the setup, p99, the rarer
+     * congestion counters, duration, packet counts, transport; the addresses shrink before the
+     * conversation's identity, its messages, goodput and errors go.
+     */
+    private static final Table TABLE = new Table(right("Conv"), left("Transport").drop(9), left("Address A").shrink(),
+            left("QP A"), right("Port A").drop(1), left("Address B").shrink(), left("QP B"), right("Port B").drop(2),
+            left("Setup").drop(3), left("State").drop(14), right("Packets A→B").drop(10), right("Packets B→A").drop(11),
+            right("Messages").drop(16), right("Bytes").drop(15), right("Duration(s)").drop(8),
+            right("Goodput").drop(17), right("p50(µs)").drop(12), right("p99(µs)").drop(4), right("Max(µs)").drop(13),
+            right("Retrans").drop(19), right("NAKs").drop(18), right("RNR NAKs").drop(7), right("CE").drop(5),
+            right("CNPs").drop(6));
 
     @ParentCommand
     Main parent;
 
-    @Parameters(paramLabel = "FILE", description = "pcap, pcapng, ERF or gzip-compressed capture")
-    Path file;
-
-    @Option(names = "--json", description = "print the conversations as a JSON array")
-    boolean json;
-
-    @Option(names = "--roce-port", paramLabel = "PORT", description = "also decode RoCEv2 on this UDP port")
-    List<Integer> rocePorts = new ArrayList<>();
-
     @Mixin
-    IcrcOption icrc;
+    CaptureArgs capture;
+
+    @Option(names = "--wide", description = "every column, however wide the terminal (see docs/cli.md)")
+    boolean wide;
 
     @Override
     public Integer call() throws IOException {
-        Replay replay = Replay.of(file, rocePorts, false, icrc.check());
+        Replay replay = capture.replay(false);
         List<Flow> flows = replay.result().flows();
         BufferedOutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
-        if (json) {
+        if (capture.json) {
             ReplayJson.writeArray(out, flows);
         } else {
             Writer text = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
-            TABLE.print(text, flows, FlowsCommand::cells);
+            TABLE.print(text, flows, FlowsCommand::cells, wide ? 0 : parent.terminalColumns());
             text.flush();
         }
         out.flush();
@@ -81,7 +79,7 @@ final class FlowsCommand implements Callable<Integer> {
                 Long.toString(a.packets()), Long.toString(b.packets()), Long.toString(a.messages() + b.messages()),
                 Long.toString(a.messageBytes() + b.messageBytes()),
                 Text.seconds(f.lastTimeNanos() - f.firstTimeNanos()),
-                Text.decimal3(f.goodputBitsPerSecond() / 1e9),
+                Text.bitsPerSecond(f.goodputBitsPerSecond()),
                 timed ? Text.micros(l.p50Nanos()) : "-", timed ? Text.micros(l.p99Nanos()) : "-",
                 timed ? Text.micros(l.maxNanos()) : "-",
                 Long.toString(a.retransmissions() + b.retransmissions()), Long.toString(a.naks() + b.naks()),

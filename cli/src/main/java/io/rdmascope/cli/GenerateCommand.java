@@ -24,11 +24,14 @@ final class GenerateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--scenario", required = true, paramLabel = "NAME",
+    @Option(names = "--list", description = "list the scenario names with what each shows, and exit")
+    boolean list;
+
+    @Option(names = "--scenario", paramLabel = "NAME",
             description = "a scenario name, 'all', or mixed_large; --list shows them")
     String scenario;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "output folder")
+    @Option(names = "--out", paramLabel = "DIR", description = "output folder")
     Path out;
 
     @Option(names = "--seed", paramLabel = "N",
@@ -56,6 +59,20 @@ final class GenerateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
+        if (list) {
+            // Not picocli's required options: --list needs neither --scenario nor --out.
+            for (ScenarioCatalog.Scenario s : ScenarioCatalog.all()) {
+                stdout.println(s.name() + "\t" + s.description());
+            }
+            stdout.println(Scenarios.MIXED_LARGE + "\tlarge mixed traffic for the benchmarks (--frames, --qps, --pcapng)");
+            stdout.println(RandomScenario.NAME + "\tthe random family, one capture per --seed (--frames, --loss, --vantage)");
+            stdout.println(Scenarios.ALL + "\tevery scenario above except mixed_large and random");
+            stdout.flush();
+            return Main.EXIT_OK;
+        }
+        if (scenario == null || out == null) {
+            throw new DissectCommand.UsageError("generate needs --scenario NAME and --out DIR (--list shows the names)");
+        }
         if (Scenarios.MIXED_LARGE.equals(scenario)) {
             long n = frames == null ? 1_000_000 : frames;
             int k = qps == null ? 64 : qps;

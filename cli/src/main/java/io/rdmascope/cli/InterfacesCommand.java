@@ -22,7 +22,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code rdmascope interfaces}: what libpcap can capture on, and whether this process may. */
-@Command(name = "interfaces", sortOptions = false, mixinStandardHelpOptions = true, description = {
+@Command(name = "interfaces", sortOptions = false, description = {
         "List the interfaces libpcap can capture on, and whether this process may.",
         "",
         "One row each: number (for capture -i N), name, state, link type, whether capture is permitted, "

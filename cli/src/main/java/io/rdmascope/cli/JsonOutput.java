@@ -119,7 +119,12 @@ final class JsonOutput {
                 string(abbrev);
                 out.append(": ");
                 AsciiSink v = new AsciiSink(64);
-                FieldText.appendHeader(v, c.header(), d, c.layer());
+                if (c.header().selfType() == FieldType.BYTES) {
+                    // tshark's JSON writes a header's bytes with colons ("1f:00:00:01"), -T fields without
+                    v.appendHexBytes(d.buffer(), d.layerAt(c.layer()), d.layerLength(c.layer()), ':');
+                } else {
+                    FieldText.appendHeader(v, c.header(), d, c.layer());
+                }
                 string(v.toString());
                 out.append(",\n");
                 indent(depth + 1);

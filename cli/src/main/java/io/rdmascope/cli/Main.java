@@ -2,14 +2,16 @@ package io.rdmascope.cli;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.util.Map;
 
 /**
  * The {@code rdmascope} command. Exit status: 0 clean, 1 findings over the threshold (check), 2 bad
  * input or usage. Errors are one line on stderr, never a stack trace (set RDMASCOPE_DEBUG=1 to see one).
  */
-@Command(name = "rdmascope", mixinStandardHelpOptions = true, version = "rdmascope 0.1.0",
+@Command(name = "rdmascope", version = "rdmascope 0.1.0",
         description = "Capture and protocol analyzer for RDMA traffic (InfiniBand, RoCEv1, RoCEv2).",
         subcommands = {DissectCommand.class, MessagesCommand.class, FlowsCommand.class, SummaryCommand.class, FieldsCommand.class,
                 CaptureCommand.class,
@@ -19,30 +21,61 @@ public final class Main {
     public static final int EXIT_OK = 0;
     public static final int EXIT_BAD_INPUT = 2;
 
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
+
+    /** Only the long name: -V is tshark's "detail" on the verbs, so it cannot also mean version here. */
+    @Option(names = "--version", versionHelp = true, description = "Print version information and exit.")
+    boolean version;
+
     /** Where verbs write bulk output as bytes (fast; tests pass their own stream). */
     private final java.io.OutputStream stdout;
+    /** The environment the verbs read (COLUMNS); tests pass their own, so a developer's shell cannot change goldens. */
+    private final Map<String, String> env;
 
-    private Main(java.io.OutputStream stdout) {
+    private Main(java.io.OutputStream stdout, Map<String, String> env) {
         this.stdout = stdout;
+        this.env = env;
     }
 
     java.io.OutputStream stdout() {
         return stdout;
     }
 
-    public static void main(String[] args) {
-        java.io.OutputStream stdout = new java.io.FileOutputStream(java.io.FileDescriptor.out);
-        System.exit(run(args, stdout, new PrintWriter(System.err, true)));
+    /** The terminal width tables fit, or 0 for "do not truncate" (docs/cli.md, "Tables and the terminal"). */
+    int terminalColumns() {
+        return TableWidth.columns(env);
     }
 
-    /** Runs the command line and returns its exit status; used by tests without forking a JVM. */
+    public static void main(String[] args) {
+        java.io.OutputStream stdout = new java.io.FileOutputStream(java.io.FileDescriptor.out);
+        System.exit(run(args, stdout, new PrintWriter(System.err, true), System.getenv()));
+    }
+
+    /** Runs the command line with an empty environment; used by tests without forking a JVM. */
     public static int run(String[] args, java.io.OutputStream stdout, PrintWriter err) {
+        return run(args, stdout, err, Map.of());
+    }
+
+    /** Runs the command line and returns its exit status. */
+    public static int run(String[] args, java.io.OutputStream stdout, PrintWriter err, Map<String, String> env) {
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(stdout,
                 java.nio.charset.StandardCharsets.UTF_8), true);
-        CommandLine cl = new CommandLine(new Main(stdout));
+        CommandLine cl = commandLine(stdout, env);
         cl.setOut(out);
         cl.setErr(err);
+        cl.setExecutionStrategy(parsed -> {
+            String refused = parsed.isUsageHelpRequested() ? null : VerbHabits.refusedDetail(parsed);
+            if (refused != null) {
+                err.println("rdmascope: " + refused);
+                return EXIT_BAD_INPUT;
+            }
+            return new CommandLine.RunLast().execute(parsed);
+        });
         cl.setParameterExceptionHandler((ex, a) -> {
+            if (ex instanceof CommandLine.UnmatchedArgumentException u && VerbHabits.suggest(u, err)) {
+                return EXIT_BAD_INPUT;
+            }
             err.println("rdmascope: " + ex.getMessage());
             CommandLine sub = ex.getCommandLine();
             err.println("Try 'rdmascope " + (sub.getCommandName().equals("rdmascope") ? "" : sub.getCommandName() + " ")
@@ -50,6 +83,9 @@ public final class Main {
             return EXIT_BAD_INPUT;
         });
         cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
+            if (BrokenPipe.is(ex)) {
+                return EXIT_OK; // the reader went away (| head): tshark is silent too, and so is every Unix filter
+            }
             err.println("rdmascope: " + (ex instanceof java.io.IOException || ex instanceof DissectCommand.UsageError
                     ? "" : "internal error: ") + oneLine(ex));
             if (System.getenv("RDMASCOPE_DEBUG") != null) {
@@ -67,6 +103,13 @@ public final class Main {
             }
             return EXIT_BAD_INPUT;
         }
+    }
+
+    /** The command tree with every verb's shared habits installed (tests walk it). */
+    static CommandLine commandLine(java.io.OutputStream stdout, Map<String, String> env) {
+        CommandLine cl = new CommandLine(new Main(stdout, env));
+        VerbHabits.install(cl);
+        return cl;
     }
 
     /** tshark users type {@code rdmascope -r FILE …}: treat a leading -r as the dissect verb. */

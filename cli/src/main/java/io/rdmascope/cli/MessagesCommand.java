@@ -1,10 +1,11 @@
 package io.rdmascope.cli;
 
 import io.rdmascope.replay.Message;
+import io.rdmascope.replay.MessageKind;
+import io.rdmascope.replay.Transport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.BufferedOutputStream;
@@ -13,8 +14,6 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -22,49 +21,44 @@ import static io.rdmascope.cli.Table.Column.left;
 import static io.rdmascope.cli.Table.Column.right;
 
 /** {@code rdmascope messages}: the reassembled messages of a capture, one row each, in order of first frame. */
-@Command(name = "messages", sortOptions = false, mixinStandardHelpOptions = true,
+@Command(name = "messages", sortOptions = false,
         description = {"List the reassembled RDMA messages of a capture, in order of first frame.",
                 "One row per message: conversation, transport, kind, source and destination QP, PSN range, "
                         + "bytes, frames, first and completion frame, latency and status. --json prints the "
                         + "messages as JSON objects (a stable contract)."})
 final class MessagesCommand implements Callable<Integer> {
-    private static final Table TABLE = new Table(right("Conv"), left("Transport"), left("Kind"), left("Source"),
-            left("QP"), left(""), left("Destination"), left("QP"), left("PSN"), right("Bytes"), right("Frames"),
-            right("First"), right("Completion"), right("Latency(µs)"), left("Status"));
+    /** RFC 5040 §5.1: the untagged queues of an iWARP stream, fixed by the operation. */
+    private static final int QN_SEND = 0;
+    private static final int QN_READ_REQUEST = 1;
 
     @ParentCommand
     Main parent;
 
-    @Parameters(paramLabel = "FILE", description = "pcap, pcapng, ERF or gzip-compressed capture")
-    Path file;
+    @Mixin
+    CaptureArgs capture;
 
     @Option(names = "--qp", paramLabel = "N",
             description = "only messages whose source or destination QP is N (decimal or 0x hex)")
     String qp;
 
-    @Option(names = "--json", description = "print the messages as a JSON array (the messages --json contract)")
-    boolean json;
-
-    @Option(names = "--roce-port", paramLabel = "PORT", description = "also decode RoCEv2 on this UDP port")
-    List<Integer> rocePorts = new ArrayList<>();
-
-    @Mixin
-    IcrcOption icrc;
+    @Option(names = "--wide", description = "every column, however wide the terminal (see docs/cli.md)")
+    boolean wide;
 
     @Override
     public Integer call() throws IOException {
         Integer wanted = qp == null ? null : parseQp(qp);
-        Replay replay = Replay.of(file, rocePorts, icrc.check());
+        Replay replay = capture.replay(true);
         List<Message> messages = replay.result().messages();
         if (wanted != null) {
-            messages = messages.stream().filter(m -> wanted.equals(m.srcQp()) || m.destQp() == wanted).toList();
+            messages = messages.stream().filter(m -> m.transport() != Transport.IWARP
+                    && (wanted.equals(m.srcQp()) || m.destQp() == wanted)).toList();
         }
         BufferedOutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
-        if (json) {
+        if (capture.json) {
             ReplayJson.writeArray(out, messages);
         } else {
             Writer text = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
-            TABLE.print(text, messages, MessagesCommand::cells);
+            table(messages).print(text, messages, MessagesCommand::cells, wide ? 0 : parent.terminalColumns());
             text.flush();
         }
         out.flush();
@@ -72,10 +66,39 @@ final class MessagesCommand implements Callable<Integer> {
         return Main.EXIT_OK;
     }
 
+    /**
+     * The columns, their headers honest about what the rows hold: an iWARP message has no QP and no PSN
+     * but a DDP queue number and message sequence number (RFC 5041 §5.1), shown under QN and MSN.
+     * Least important first when the terminal is narrow: Completion, Frames, Transport, First, Latency.
+     */
+    private static Table table(List<Message> messages) {
+        boolean iwarp = messages.stream().anyMatch(m -> m.transport() == Transport.IWARP);
+        boolean ib = messages.stream().anyMatch(m -> m.transport() != Transport.IWARP);
+        String qpHeader = iwarp ? (ib ? "QP/QN" : "QN") : "QP";
+        String psnHeader = iwarp ? (ib ? "PSN/MSN" : "MSN") : "PSN";
+        return new Table(right("Conv"), left("Transport").drop(3), left("Kind"), left("Source").shrink(),
+                left("QP").drop(6), left(""), left("Destination").shrink(), left(qpHeader).drop(7), left(psnHeader).drop(8),
+                right("Bytes").drop(9), right("Frames").drop(2), right("First").drop(4), right("Completion").drop(1),
+                right("Latency(µs)").drop(5), left("Status").shrink());
+    }
+
     private static String[] cells(Message m) {
-        String psns = m.firstPsn() == m.lastPsn() ? Integer.toString(m.firstPsn()) : m.firstPsn() + "-" + m.lastPsn();
-        return new String[] {m.conversation(), m.transport().name(), m.kind().name(), m.src(), Text.qp(m.srcQp()),
-                "\u2192", m.dst(), Text.qp(m.destQp()), psns, Long.toString(m.bytes()),
+        String queue;
+        String sequence;
+        String srcQp;
+        if (m.transport() == Transport.IWARP) {
+            // Tagged messages (WRITE) carry neither a queue number nor an MSN (RFC 5041 §4.2).
+            boolean untagged = m.kind() != MessageKind.WRITE;
+            srcQp = "-";
+            queue = untagged ? Integer.toString(m.kind() == MessageKind.READ ? QN_READ_REQUEST : QN_SEND) : "-";
+            sequence = untagged ? Integer.toUnsignedString(m.firstPsn()) : "-";
+        } else {
+            srcQp = Text.qp(m.srcQp());
+            queue = Text.qp(m.destQp());
+            sequence = m.firstPsn() == m.lastPsn() ? Integer.toString(m.firstPsn()) : m.firstPsn() + "-" + m.lastPsn();
+        }
+        return new String[] {m.conversation(), m.transport().name(), m.kind().name(), m.src(), srcQp,
+                "\u2192", m.dst(), queue, sequence, Long.toString(m.bytes()),
                 Integer.toString(m.frames().size()), m.frames().isEmpty() ? "-" : m.frames().get(0).toString(),
                 m.completionFrame() == null ? "-" : m.completionFrame().toString(), Text.micros(m.latencyNanos()),
                 m.status()};

@@ -10,7 +10,6 @@ import io.rdmascope.replay.ReplayResult;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * Replays a capture file through the replay engine for {@code messages} and {@code flows}. A file that
@@ -23,26 +22,27 @@ import java.util.List;
  */
 record Replay(ReplayResult result, IOException failure) {
 
-    static Replay of(Path file, List<Integer> rocePorts, IcrcCheck icrc) throws IOException {
-        return of(file, rocePorts, true, icrc);
-    }
-
     /**
+     * @param selection    the frames read (-c) and replayed (-Y): a frame the filter drops never reaches the
+     *                     engine, as tshark's -Y keeps a frame from the statistics of -z
      * @param keepMessages false for front ends that need only flows, observations and findings: memory
      *                     then stays bounded whatever the capture's length (a 5 GB capture under -Xmx512m)
      */
-    static Replay of(Path file, List<Integer> rocePorts, boolean keepMessages, IcrcCheck icrc) throws IOException {
-        DissectorChain chain = rocePorts.isEmpty() ? DissectorChain.standard()
-                : DissectorChain.withRocePorts(rocePorts.stream().mapToInt(Integer::intValue).toArray());
+    static Replay of(Path file, DissectorChain chain, ReplayOptions.Selection selection, boolean keepMessages,
+                     IcrcCheck icrc) throws IOException {
         ReplayResult result = keepMessages ? new ReplayResult(icrc) : ReplayResult.withoutMessages(icrc);
         Dissection d = new Dissection();
         IOException failure = null;
         try (PacketSource source = CaptureFiles.open(file)) {
             try {
+                long read = 0;
                 Frame frame;
-                while ((frame = source.next()) != null) {
+                while (selection.more(read) && (frame = source.next()) != null) {
+                    read++;
                     chain.dissect(frame, d);
-                    result.accept(d);
+                    if (selection.passes(d)) {
+                        result.accept(d);
+                    }
                 }
             } catch (IOException e) {
                 failure = e;

@@ -23,7 +23,7 @@ import static io.rdmascope.cli.Table.Column.left;
  * docs/rules.md itself ({@code rdmascope rules --markdown > docs/rules.md} regenerates it; a test
  * keeps the two equal).
  */
-@Command(name = "rules", sortOptions = false, mixinStandardHelpOptions = true,
+@Command(name = "rules", sortOptions = false,
         description = {"List the conformance rules that check applies: id, severity, summary.",
                 "--markdown prints docs/rules.md (every rule's reference and explanation); --json prints the "
                         + "catalog as a JSON array."})

@@ -27,7 +27,7 @@ import java.util.concurrent.Callable;
  * {@code rdmascope summary}: one page about a capture, like capinfos, {@code tshark -q -z io,phs} and a
  * conversation and findings overview together. One pass reads, dissects and replays the file.
  */
-@Command(name = "summary", sortOptions = false, mixinStandardHelpOptions = true,
+@Command(name = "summary", sortOptions = false,
         description = {"Summarise a capture: facts, protocol hierarchy, opcodes, conversations, findings.",
                 "File facts (format, link types, frames, bytes, time span, rate), the protocol hierarchy (like "
                         + "tshark -q -z io,phs), InfiniBand opcode counts, the queue-pair conversations (messages "
@@ -58,34 +58,28 @@ final class SummaryCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "FILE", description = "pcap, pcapng, ERF or gzip-compressed capture")
-    Path file;
-
-    @Option(names = "--json", description = "print the summary as one JSON object")
-    boolean json;
-
-    @Option(names = "--roce-port", paramLabel = "PORT", description = "also decode RoCEv2 on this UDP port")
-    List<Integer> rocePorts = new ArrayList<>();
-
     @Mixin
-    IcrcOption icrc;
+    CaptureArgs capture;
 
     @Override
     public Integer call() throws IOException {
-        CaptureSummary.Result result = CaptureSummary.read(file, rocePorts, icrc.check(), spec.commandLine().getErr());
+        ReplayOptions options = capture.replay;
+        CaptureSummary.Result result = CaptureSummary.read(capture.file, options.chain(), options.select(capture.file),
+                options.icrc.check(), spec.commandLine().getErr());
         OutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
-        write(out, result.summary(), json);
+        write(out, result.summary(), capture.json, parent.terminalColumns());
         out.flush();
         result.rethrowFailure();
         return Main.EXIT_OK;
     }
 
-    static void write(OutputStream out, CaptureSummary summary, boolean json) throws IOException {
+    /** @param width the terminal width long lines wrap at (findings' summaries), or 0 for none */
+    static void write(OutputStream out, CaptureSummary summary, boolean json, int width) throws IOException {
         if (json) {
             Json.WRITER.writeValue(out, summary);
             out.write('\n');
         } else {
-            out.write(SummaryText.render(summary).getBytes(StandardCharsets.UTF_8));
+            out.write(Text.wrap(SummaryText.render(summary), width, 4).getBytes(StandardCharsets.UTF_8));
         }
     }
 }

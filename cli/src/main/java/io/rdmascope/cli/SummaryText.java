@@ -91,12 +91,12 @@ final class SummaryText {
         for (Conversation c : shown) {
             rows.add(new String[] {c.conversation(), Text.qp(c.a().qpn()), Text.qp(c.b().qpn()),
                     Long.toString(c.a().messages()), bytes(c.a().bytes()), Long.toString(c.b().messages()),
-                    bytes(c.b().bytes()), Text.decimal3(c.goodputBitsPerSecond().doubleValue() / 1e9),
+                    bytes(c.b().bytes()), Text.bitsPerSecond(c.goodputBitsPerSecond().doubleValue()),
                     Long.toString(c.retransmissions()), Long.toString(c.naks()), Text.micros(c.latencyP50Nanos()),
                     Text.micros(c.latencyP99Nanos())});
         }
         String[] groups = {null, null, null, "A\u2192B", null, "B\u2192A", null, null, null, null, null, null};
-        table(out, groups, new String[] {"Conv", "QP A", "QP B", "Msgs", "Bytes", "Msgs", "Bytes", "Gb/s",
+        table(out, groups, new String[] {"Conv", "QP A", "QP B", "Msgs", "Bytes", "Msgs", "Bytes", "Goodput",
                 "Retrans", "NAKs", "p50(\u00b5s)", "p99(\u00b5s)"},
                 new boolean[] {true, false, false, true, true, true, true, true, true, true, true, true}, rows);
         if (shown.size() < all.size()) {

@@ -23,7 +23,7 @@ class DissectCommandTest {
         assertEquals(0, r.status(), r.err());
         String[] lines = r.out().split("\n");
         assertEquals(3, lines.length);
-        assertTrue(lines[0].matches("\\s+1\\s+0\\.000000 10\\.0\\.0\\.\\d+ → 10\\.0\\.0\\.\\d+ RRoCE \\d+ RC .* "
+        assertTrue(lines[0].matches("\\s+1\\s+0\\.000000000 10\\.0\\.0\\.\\d+ → 10\\.0\\.0\\.\\d+ RRoCE \\d+ RC .* "
                 + "QP=0x[0-9a-f]{6} PSN=\\d+.*"), lines[0]);
     }
 

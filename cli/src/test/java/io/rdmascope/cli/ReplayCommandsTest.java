@@ -147,7 +147,7 @@ class ReplayCommandsTest {
         String[] lines = r.out().split("\n");
         assertEquals(3, lines.length, r.out());
         assertTrue(lines[0].startsWith("Conv  Transport  Address A"), lines[0]);
-        assertTrue(lines[0].contains("Setup") && lines[0].contains("State") && lines[0].contains("Goodput(Gb/s)")
+        assertTrue(lines[0].contains("Setup") && lines[0].contains("State") && lines[0].contains("Goodput")
                 && lines[0].contains("CNPs"), lines[0]);
         assertTrue(lines[1].matches("\\s*1\\s+RC\\s+10\\.0\\.0\\.1\\s+0x009833\\s.*\\scm\\s+closed\\s.*"), lines[1]);
         assertTrue(lines[2].matches("\\s*2\\s+RC\\s.*\\scm\\s+rejected\\s.*"), lines[2]);

@@ -1,0 +1,97 @@
+package io.rdmascope.cli;
+
+import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.DissectorChain;
+import io.rdmascope.field.FieldRegistry;
+import io.rdmascope.filter.DisplayFilter;
+import io.rdmascope.filter.FilterException;
+import io.rdmascope.filter.FilterFieldProvider;
+import io.rdmascope.replay.AnalysisFields;
+import io.rdmascope.replay.FrameAnalysis;
+import io.rdmascope.replay.IcrcCheck;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The options of every verb that reads a capture (a picocli mixin): which frames are read
+ * ({@code -Y}, {@code -c}), how they are decoded ({@code --roce-port}, {@code --icrc}), and tshark's
+ * {@code -n} and {@code -2}, accepted because what they ask for is what rdmascope always does
+ * (docs/cli.md).
+ */
+final class ReplayOptions {
+    @Option(names = {"-Y", "--display-filter"}, paramLabel = "FILTER",
+            description = "only the frames this Wireshark display filter passes (docs/filters.md); with "
+                    + "rdmascope.analysis fields the whole capture is replayed first to answer them (docs/cli.md)")
+    String displayFilter;
+
+    @Option(names = "-c", paramLabel = "N", description = "stop after reading N frames (passed by -Y or not, as tshark)")
+    Long count;
+
+    @Option(names = "--roce-port", paramLabel = "PORT", description = "also decode RoCEv2 on this UDP port")
+    List<Integer> rocePorts = new ArrayList<>();
+
+    @Mixin
+    IcrcOption icrc;
+
+    @Option(names = "-n", description = "no name resolution (accepted for tshark users: rdmascope never resolves names)")
+    boolean noNameResolution;
+
+    @Option(names = "-2", description = "two-pass analysis (accepted for tshark users: rdmascope makes a first pass "
+            + "whenever a filter names rdmascope.analysis fields)")
+    boolean twoPass;
+
+    DissectorChain chain() {
+        return rocePorts.isEmpty() ? DissectorChain.standard()
+                : DissectorChain.withRocePorts(rocePorts.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    /**
+     * Which frames of {@code file} are read and passed: -c's limit and the compiled -Y filter. A
+     * filter that names rdmascope.* fields is answered from a first replay of the frames -c reads.
+     */
+    Selection select(Path file) throws IOException {
+        IcrcCheck mode = icrc.check(); // a bad --icrc is a usage error before any replay
+        if (count != null && count <= 0) {
+            // tshark refuses them too ("The specified packet count is zero")
+            throw new DissectCommand.UsageError("-c takes a positive number of frames (got " + count + ")");
+        }
+        long limit = count == null ? -1 : count;
+        if (displayFilter == null) {
+            return new Selection(null, limit);
+        }
+        try {
+            List<FilterFieldProvider> providers = new ArrayList<>();
+            if (displayFilter.contains("rdmascope.")) {
+                AnalysisFields analysis = new AnalysisFields();
+                DisplayFilter.compile(displayFilter, FieldRegistry.standard(), List.of(analysis)); // errors first
+                analysis.use(FrameAnalysis.of(Replay.of(file, chain(), new Selection(null, limit), true, mode)
+                        .result()));
+                providers.add(analysis);
+            }
+            DisplayFilter f = DisplayFilter.compile(displayFilter, FieldRegistry.standard(), providers);
+            return new Selection(f.matchesEverything() ? null : f, limit);
+        } catch (FilterException e) {
+            throw new DissectCommand.UsageError("invalid display filter: " + e.getMessage());
+        }
+    }
+
+    /**
+     * @param filter the -Y filter, or null to pass every frame
+     * @param count  frames to read at most, or -1 for all
+     */
+    record Selection(DisplayFilter filter, long count) {
+        /** Whether another frame may be read after {@code read} frames. */
+        boolean more(long read) {
+            return count < 0 || read < count;
+        }
+
+        boolean passes(Dissection d) {
+            return filter == null || filter.matches(d);
+        }
+    }
+}
