@@ -62,19 +62,11 @@ class ChartsUiTest {
 
     private void open(FxRobot robot, Path file) {
         robot.interact(() -> vm.open(file));
-        waitUntil(() -> !vm.loading().get() && !vm.replaying().get() && vm.analysis().get() != null);
+        Opened.waitUntil(() -> !vm.loading().get() && !vm.replaying().get() && vm.analysis().get() != null);
         WaitForAsyncUtils.waitForFxEvents();
         robot.interact(() -> view.applyCss());
         robot.interact(() -> view.layout());
         WaitForAsyncUtils.waitForFxEvents();
-    }
-
-    private static void waitUntil(Callable<Boolean> condition) {
-        try {
-            WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> WaitForAsyncUtils.asyncFx(condition).get());
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new AssertionError("timed out waiting", e);
-        }
     }
 
     private static <T> T fx(Callable<T> c) throws Exception {

@@ -5,8 +5,6 @@ import io.rdmascope.gui.charts.ChartsViewModel.Goodput;
 import io.rdmascope.gui.charts.ChartsViewModel.Point;
 import io.rdmascope.gui.charts.ChartsViewModel.Series;
 import io.rdmascope.gui.main.MainViewModel;
-import io.rdmascope.gui.model.Settings;
-import io.rdmascope.gui.util.AppExecutors;
 import io.rdmascope.replay.Flow;
 import io.rdmascope.replay.Message;
 import io.rdmascope.replay.MessageKind;
@@ -26,36 +24,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The charts' data. */
 class ChartsViewModelTest {
 
-    private static MainViewModel opened(Path file) {
-        MainViewModel vm = new MainViewModel(AppExecutors.sameThread(), Settings.inMemory());
-        vm.open(file);
-        return vm;
-    }
-
     private static double total(Series s) {
         return s.points().stream().mapToDouble(Point::y).sum();
     }
 
     @Test
     void retransmissionsNaksAndCnpsAreCountedOverTime() {
-        List<Series> events = opened(Samples.scenario("rc_loss_nak")).charts().events().get().series();
+        List<Series> events = Opened.capture(Samples.scenario("rc_loss_nak")).charts().events().get().series();
         assertEquals(List.of("Retransmissions", "NAKs"), events.stream().map(Series::name).toList(),
                 "CNPs left out: there are none");
         assertEquals(5, total(events.get(0)));
         assertEquals(2, total(events.get(1)));
-        List<Series> ecn = opened(Samples.scenario("congestion_ecn")).charts().events().get().series();
+        List<Series> ecn = Opened.capture(Samples.scenario("congestion_ecn")).charts().events().get().series();
         assertEquals(List.of("CNPs"), ecn.stream().map(Series::name).toList());
         assertEquals(1, total(ecn.get(0)));
     }
 
     @Test
     void aCaptureWithoutRetransmissionsNaksOrCnpsHasNoEventSeries() {
-        assertTrue(opened(Samples.scenario("rc_write")).charts().events().get().series().isEmpty());
+        assertTrue(Opened.capture(Samples.scenario("rc_write")).charts().events().get().series().isEmpty());
     }
 
     @Test
     void goodputIsInBitsPerSecondPerConversation() {
-        MainViewModel vm = opened(Samples.mixed());
+        MainViewModel vm = Opened.capture(Samples.mixed());
         Goodput g = vm.charts().goodput().get();
         assertEquals(vm.conversations().rows().size(), g.lines().size());
         for (Series s : g.lines()) {
@@ -68,7 +60,7 @@ class ChartsViewModelTest {
 
     @Test
     void goodputAddsUpToTheBytesOfTheEngineSeries() {
-        MainViewModel vm = opened(Samples.scenario("rc_loss_nak"));
+        MainViewModel vm = Opened.capture(Samples.scenario("rc_loss_nak"));
         Goodput g = vm.charts().goodput().get();
         Flow flow = vm.analysis().get().flows().get(0);
         double bytes = g.lines().get(0).points().stream()
@@ -79,7 +71,7 @@ class ChartsViewModelTest {
     @Test
     void theTimeAxisStartsAtTheFirstFrameOfTheTrafficInSecondsSinceTheCaptureStart(@TempDir Path dir)
             throws Exception {
-        MainViewModel vm = opened(NcclLikeRun.write(dir));
+        MainViewModel vm = Opened.capture(NcclLikeRun.write(dir));
         Goodput g = vm.charts().goodput().get();
         double firstRdma = (vm.analysis().get().flows().stream().mapToLong(Flow::firstTimeNanos).min().orElseThrow()
                 - vm.index().firstTimeNanos()) / 1e9;
@@ -94,7 +86,7 @@ class ChartsViewModelTest {
 
     @Test
     void theTinyControlConversationKeepsItsOwnNonZeroGoodput(@TempDir Path dir) throws Exception {
-        Goodput g = opened(NcclLikeRun.write(dir)).charts().goodput().get();
+        Goodput g = Opened.capture(NcclLikeRun.write(dir)).charts().goodput().get();
         assertEquals(1 + NcclLikeRun.HOSTS * NcclLikeRun.CHANNELS, g.lines().size());
         double smallestLine = g.lines().stream().mapToDouble(Series::maxY).min().orElseThrow();
         assertTrue(smallestLine > 0);
@@ -105,7 +97,7 @@ class ChartsViewModelTest {
 
     @Test
     void theLatencyHistogramCountsEveryCompletedMessageByKind() {
-        MainViewModel vm = opened(Samples.scenario("rc_loss_nak"));
+        MainViewModel vm = Opened.capture(Samples.scenario("rc_loss_nak"));
         ChartsViewModel.Histogram h = vm.charts().latency().get();
         assertEquals(List.of(MessageKind.SEND, MessageKind.WRITE), List.copyOf(h.counts().keySet()));
         assertEquals(3, Arrays.stream(h.counts().get(MessageKind.SEND)).sum());
@@ -131,7 +123,7 @@ class ChartsViewModelTest {
         assertEquals(1_000, ChartsViewModel.binStart(9));
         assertEquals(50_000, ChartsViewModel.binStart(14));
         assertEquals(100_000_000_000L, ChartsViewModel.binStart(ChartsViewModel.BINS - 1));
-        MainViewModel vm = opened(Samples.scenario("rc_write"));
+        MainViewModel vm = Opened.capture(Samples.scenario("rc_write"));
         for (String label : vm.charts().latency().get().labels()) {
             assertTrue(label.matches("(1|2|5|10|20|50|100|200|500) (ns|µs|ms|s)"), label);
         }
@@ -165,7 +157,7 @@ class ChartsViewModelTest {
 
     @Test
     void scopingToOneConversationLeavesOnlyItsData() {
-        MainViewModel vm = opened(Samples.mixed());
+        MainViewModel vm = Opened.capture(Samples.mixed());
         String id = vm.conversations().rows().get(0).id();
         vm.charts().conversation().set(id);
         assertEquals(1, vm.charts().goodput().get().lines().size());
