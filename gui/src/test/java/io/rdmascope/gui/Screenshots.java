@@ -28,7 +28,9 @@ import java.util.function.BooleanSupplier;
  * there is none and runs this with the test classpath.
  *
  * <pre>gui/screenshots.sh            # writes docs/gui-main.png, docs/gui-ladder.png, docs/gui-charts.png,
- *                               docs/gui-diagnosis.png</pre>
+ *                               docs/gui-diagnosis.png, and docs/charts/: the Charts tab on each real
+ *                               capture in ../shared/captures and on a generated 3-node NCCL-like run,
+ *                               and that run's I/O graph</pre>
  */
 public final class Screenshots {
     private Screenshots() {
@@ -143,6 +145,21 @@ public final class Screenshots {
             settle();
             String name = capture.getFileName().toString().replaceFirst("\\.[^.]+$", "");
             save(stage.getScene(), out.resolve(name + ".png"));
+        }
+        // the I/O graph of the last one, the NCCL-like run, as Statistics → I/O Graph opens it
+        Stage ioGraph = fx(() -> io.rdmascope.gui.charts.IoGraphView.open(vm, stage));
+        var graph = (io.rdmascope.gui.charts.IoGraphView) ioGraph.getScene().getRoot();
+        waitFor(() -> fxQuiet(() -> !graph.chart().getData().isEmpty()));
+        settle();
+        save(ioGraph.getScene(), out.resolve("io-graph-nccl_like_3node.png"));
+        fx(() -> {
+            ioGraph.close();
+            return null;
+        });
+        try (var files = Files.walk(dir)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
         }
     }
 

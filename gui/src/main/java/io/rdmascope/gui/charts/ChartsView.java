@@ -42,12 +42,13 @@ import java.util.Map;
  * carries its mean in its own unit.
  */
 public final class ChartsView extends BorderPane {
-    /** Minimum plot heights: below these a chart stops being readable, and the pane scrolls instead. */
-    static final double GOODPUT_MIN_HEIGHT = 300;
-    static final double LATENCY_MIN_HEIGHT = 260;
-    static final double EVENTS_MIN_HEIGHT = 220;
-    /** Height of a legend line (a conversation's entry when the legend stacks them). */
-    static final double LEGEND_LINE = 22;
+    /**
+     * Minimum chart heights (title, axes and plot; the goodput legend comes on top): below these a
+     * chart stops being readable, and the pane scrolls instead.
+     */
+    static final double GOODPUT_MIN_HEIGHT = 260;
+    static final double LATENCY_MIN_HEIGHT = 250;
+    static final double EVENTS_MIN_HEIGHT = 250;
     /** Widest bar group of the histogram: one bin alone is a bar, not a wall. */
     static final double MAX_BIN_WIDTH = 90;
     /** Decades the goodput axis spans at most below its largest value. */
@@ -73,6 +74,12 @@ public final class ChartsView extends BorderPane {
         goodput.setAnimated(false);
         goodput.setLegendSide(Side.BOTTOM);
         goodput.setMinHeight(GOODPUT_MIN_HEIGHT);
+        // the legend grows a line per conversation in a narrow pane: the plot keeps its own minimum above it
+        Node legend = goodput.lookup(".chart-legend");
+        if (legend != null) {
+            legend.layoutBoundsProperty().addListener((o, was, now) ->
+                    goodput.setMinHeight(GOODPUT_MIN_HEIGHT + now.getHeight()));
+        }
 
         CategoryAxis bins = new CategoryAxis();
         bins.setLabel("Latency, first request to completion (a bin starts at its label)");
@@ -182,8 +189,6 @@ public final class ChartsView extends BorderPane {
             return;
         }
         showOrSay(goodput, noGoodput, null);
-        // the legend grows a line per conversation: the plot keeps its own minimum above it
-        goodput.setMinHeight(GOODPUT_MIN_HEIGHT + LEGEND_LINE * Math.max(0, g.lines().size() - 2));
         showTime(goodput, g.grid());
         // the floor a decade under the smallest value: a quiet conversation's peaks stand off the floor,
         // where its silent intervals lie
@@ -199,7 +204,7 @@ public final class ChartsView extends BorderPane {
         }
         showOrSay(events, noEvents, null);
         showTime(events, e.grid());
-        events.getYAxis().setLabel("Events per " + ChartUnits.duration(e.grid().intervalNanos()) + " interval");
+        events.getYAxis().setLabel("Events / " + ChartUnits.duration(e.grid().intervalNanos()));
     }
 
     private static void showTime(XYChart<Number, Number> chart, TimeGrid grid) {

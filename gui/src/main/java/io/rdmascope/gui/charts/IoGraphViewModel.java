@@ -28,7 +28,9 @@ import java.util.Locale;
  *
  * <p>Rates per second, not counts per interval as Wireshark plots them ("Packets/100 ms"): changing
  * the interval then changes the detail of the line but not its height, so two intervals compare.
- * Bits are of the frame length on the wire ({@code frame.len}), as Wireshark's "Bits" counts them.
+ * Bits are of the frame length on the wire ({@code frame.len}), as Wireshark's "Bits" counts them;
+ * intervals start at the capture's first frame and a frame stamped before it is not counted, as in
+ * Wireshark ({@code ui/io_graph_item.c}, {@code get_io_graph_index}).
  */
 public final class IoGraphViewModel {
     /**
@@ -225,8 +227,13 @@ public final class IoGraphViewModel {
         int[] first = new int[intervals];
         for (int k = 0; k < n; k++) {
             int frame = numbers == null ? k + 1 : numbers[k];
-            // a frame stamped before the first (clock steps in a merged capture) counts in the first interval
-            int i = (int) Math.max(0, Math.min(intervals - 1, (index.timeNanos(frame) - origin) / width));
+            long offset = index.timeNanos(frame) - origin;
+            if (offset < 0) {
+                // stamped before the first frame (a clock step in a merged capture): Wireshark's
+                // get_io_graph_index gives such a frame no interval, and it is not counted
+                continue;
+            }
+            int i = (int) Math.min(intervals - 1, offset / width);
             packets[i]++;
             bits[i] += index.wireLength(frame) * 8L;
             if (first[i] == 0 || frame < first[i]) {

@@ -140,7 +140,7 @@ class ChartsUiTest {
             assertFalse(view.lookup("#noEvents").isVisible());
             assertEquals(List.of("Retransmissions", "NAKs"),
                     view.eventsChart().getData().stream().map(XYChart.Series::getName).toList());
-            assertTrue(plot(view.eventsChart()).getHeight() >= MIN_PLOT_HEIGHT - 40, "events plot "
+            assertTrue(plot(view.eventsChart()).getHeight() >= MIN_PLOT_HEIGHT, "events plot "
                     + plot(view.eventsChart()).getHeight());
             TimeAxis events = (TimeAxis) view.eventsChart().getXAxis();
             TimeAxis goodput = (TimeAxis) view.goodputChart().getXAxis();
@@ -158,7 +158,7 @@ class ChartsUiTest {
             fx(() -> {
                 for (XYChart<?, ?> chart : List.of(view.goodputChart(), view.latencyChart(), view.eventsChart())) {
                     if (chart.isVisible()) {
-                        assertTrue(plot(chart).getHeight() >= MIN_PLOT_HEIGHT - 40, capture + " " + chart.getId()
+                        assertTrue(plot(chart).getHeight() >= MIN_PLOT_HEIGHT, capture + " " + chart.getId()
                                 + " plot " + plot(chart).getHeight());
                         assertReadable(chart.getXAxis(), 1);
                     }

@@ -106,6 +106,23 @@ class IoGraphViewModelTest {
     }
 
     @Test
+    void aFrameStampedBeforeTheFirstIsNotCountedAsInWireshark(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("clock_step.pcapng");
+        try (var out = java.nio.file.Files.newOutputStream(file);
+             var w = new io.rdmascope.capture.PcapngWriter(out, null, null, "test")) {
+            int eth = w.addInterface(1, 0, null, null, null);
+            w.write(eth, 2_000_000_000L, new byte[60], 60);
+            w.write(eth, 1_000_000_000L, new byte[60], 60); // the clock stepped back
+            w.write(eth, 2_500_000_000L, new byte[60], 60);
+        }
+        IoGraphViewModel vm = graphOf(Opened.capture(file));
+        Graph g = vm.graph().get();
+        assertEquals(2, Arrays.stream(g.lines().get(0).packets()).sum());
+        assertEquals(1, g.lines().get(0).firstFrame()[0]);
+        assertEquals(3, g.lines().get(0).firstFrame()[g.intervals() - 1]);
+    }
+
+    @Test
     void withoutACaptureTheGraphIsEmpty() {
         IoGraphViewModel vm = new IoGraphViewModel(AppExecutors.sameThread(), null, DissectorChain.standard(),
                 text -> null, new io.rdmascope.gui.model.FrameSelection());
