@@ -1,6 +1,7 @@
 package io.rdmascope.gui.charts;
 
 import io.rdmascope.dissect.DissectorChain;
+import io.rdmascope.frame.Frame;
 import io.rdmascope.gui.model.FilterCompiler;
 import io.rdmascope.gui.model.FilterRunner;
 import io.rdmascope.gui.model.FilterSyntaxException;
@@ -9,6 +10,7 @@ import io.rdmascope.gui.model.FrameIndex;
 import io.rdmascope.gui.model.FrameSelection;
 import io.rdmascope.gui.util.AppExecutors;
 import io.rdmascope.gui.util.Job;
+import io.rdmascope.proto.erf.Erf;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -178,21 +180,27 @@ public final class IoGraphViewModel {
             return;
         }
         int frames = index.count();
-        long origin = index.firstTimeNanos();
-        long span = Math.max(0, lastTime(frames) - origin);
-        long width = intervalNanos(interval.get(), span);
-        long intervals = span / width + 1;
-        if (intervals > MAX_INTERVALS) {
-            error.set(String.format(Locale.ROOT, "%s intervals over %s would be %,d points (at most %,d): choose a wider one.",
-                    interval.get(), ChartUnits.duration(span), intervals, MAX_INTERVALS));
-            return;
-        }
-        error.set("");
+        Interval choice = interval.get();
         FrameFilter f = filter;
         String name = filterText;
         Job j = new Job();
         job = j;
         exec.background().execute(() -> {
+            long origin = Erf.shownTimeNanos(index.frame(1));
+            long span = Math.max(0, lastTime(frames) - origin);
+            long width = intervalNanos(choice, span);
+            long intervals = span / width + 1;
+            if (intervals > MAX_INTERVALS) {
+                String why = String.format(Locale.ROOT,
+                        "%s intervals over %s would be %,d points (at most %,d): choose a wider one.", choice,
+                        ChartUnits.duration(span), intervals, MAX_INTERVALS);
+                exec.ui().execute(() -> {
+                    if (!j.isCancelled()) {
+                        error.set(why);
+                    }
+                });
+                return;
+            }
             List<Line> lines = new ArrayList<>();
             lines.add(count("All frames", null, frames, origin, width, (int) intervals));
             if (f != null) {
@@ -205,6 +213,7 @@ public final class IoGraphViewModel {
             Graph g = new Graph(width, List.copyOf(lines));
             exec.ui().execute(() -> {
                 if (!j.isCancelled()) {
+                    error.set("");
                     graph.set(g);
                 }
             });
@@ -215,19 +224,23 @@ public final class IoGraphViewModel {
     private long lastTime(int frames) {
         long last = Long.MIN_VALUE;
         for (int n = 1; n <= frames; n++) {
-            last = Math.max(last, index.timeNanos(n));
+            last = Math.max(last, Erf.shownTimeNanos(index.frame(n)));
         }
         return last;
     }
 
-    /** Counts frames {@code numbers[0..n)} (null: frames 1..n) into intervals. */
+    /**
+     * Counts frames {@code numbers[0..n)} (null: frames 1..n) into intervals, by the time and length
+     * TShark shows ({@code frame.time}, {@code frame.len}): for an ERF record those of its ERF header.
+     */
     private Line count(String name, int[] numbers, int n, long origin, long width, int intervals) {
         long[] packets = new long[intervals];
         long[] bits = new long[intervals];
         int[] first = new int[intervals];
         for (int k = 0; k < n; k++) {
-            int frame = numbers == null ? k + 1 : numbers[k];
-            long offset = index.timeNanos(frame) - origin;
+            int number = numbers == null ? k + 1 : numbers[k];
+            Frame frame = index.frame(number);
+            long offset = Erf.shownTimeNanos(frame) - origin;
             if (offset < 0) {
                 // stamped before the first frame (a clock step in a merged capture): Wireshark's
                 // get_io_graph_index gives such a frame no interval, and it is not counted
@@ -235,9 +248,9 @@ public final class IoGraphViewModel {
             }
             int i = (int) Math.min(intervals - 1, offset / width);
             packets[i]++;
-            bits[i] += index.wireLength(frame) * 8L;
-            if (first[i] == 0 || frame < first[i]) {
-                first[i] = frame;
+            bits[i] += Erf.shownWireLength(frame) * 8L;
+            if (first[i] == 0 || number < first[i]) {
+                first[i] = number;
             }
         }
         return new Line(name, packets, bits, first);
