@@ -226,8 +226,8 @@ public final class ChartsView extends BorderPane {
         }
         latency.getData().setAll(out);
         if (h.labels().isEmpty()) {
-            showOrSay(latency, noLatency, "No message with a measured latency in " + scope()
-                    + " (a latency needs the request and its completion in the capture).");
+            showOrSay(latency, noLatency, "No acknowledged message in " + scope() + ": no latency to chart (a latency"
+                    + " needs a request and the response completing it; UD and UC messages get none).");
             return;
         }
         showOrSay(latency, noLatency, null);

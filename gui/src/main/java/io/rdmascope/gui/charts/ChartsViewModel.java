@@ -259,7 +259,7 @@ public final class ChartsViewModel {
         int lowest = BINS;
         int highest = -1;
         for (Message m : messages) {
-            if (m.latencyNanos() == null || (conv != null && !conv.equals(m.conversation()))) {
+            if (!hasRoundTrip(m) || (conv != null && !conv.equals(m.conversation()))) {
                 continue;
             }
             int bin = bin(m.latencyNanos());
@@ -290,6 +290,15 @@ public final class ChartsViewModel {
             shown.put(kind, merged);
         });
         return new Histogram(List.copyOf(starts), List.copyOf(labels), shown);
+    }
+
+    /**
+     * Whether a message's latency measures a round trip: a UD datagram or a UC message is "completed"
+     * by its own last packet (nothing on the wire answers it), and its latency of 0 would fill the
+     * lowest bin with messages nobody waited for (the real native-IB capture has seven such).
+     */
+    static boolean hasRoundTrip(Message m) {
+        return m.latencyNanos() != null && m.completionFrame() != null && !m.frames().contains(m.completionFrame());
     }
 
     /** Lower edge of latency bin {@code bin}: 1, 2, 5, 10, 20, 50, … ns. */

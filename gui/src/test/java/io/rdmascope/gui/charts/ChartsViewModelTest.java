@@ -148,6 +148,18 @@ class ChartsViewModelTest {
     }
 
     @Test
+    void messagesCompletedByTheirOwnPacketHaveNoLatencyToChart() {
+        Message datagram = new Message("2", "10.0.0.1", "10.0.0.2", 0x11, 0x12, MessageKind.SEND, Transport.UD, 0, 0,
+                64, List.of(7), List.of(), 7, 0L, Message.COMPLETED, null, null, null);
+        assertFalse(ChartsViewModel.hasRoundTrip(datagram));
+        assertTrue(ChartsViewModel.hasRoundTrip(completedAfter(1_500)));
+        ChartsViewModel.Histogram h = ChartsViewModel.latency(List.of(datagram, completedAfter(1_500)), null);
+        assertEquals(List.of("1 µs"), h.labels());
+        assertEquals(List.of(MessageKind.SEND), List.copyOf(h.counts().keySet()));
+        assertArrayEquals(new long[] {1}, h.counts().get(MessageKind.SEND));
+    }
+
+    @Test
     void longAddressesAreShortenedInTheLegend() {
         assertEquals("10.0.0.1", ChartsViewModel.shortened("10.0.0.1"));
         String gid = "fe80::2:c902:24:f636:1:2:3:4";
@@ -162,7 +174,7 @@ class ChartsViewModelTest {
         vm.charts().conversation().set(id);
         assertEquals(1, vm.charts().goodput().get().lines().size());
         long messages = vm.analysis().get().messages().stream()
-                .filter(m -> m.conversation().equals(id) && m.latencyNanos() != null).count();
+                .filter(m -> m.conversation().equals(id) && ChartsViewModel.hasRoundTrip(m)).count();
         long counted = vm.charts().latency().get().counts().values().stream()
                 .mapToLong(c -> Arrays.stream(c).sum()).sum();
         assertEquals(messages, counted);
