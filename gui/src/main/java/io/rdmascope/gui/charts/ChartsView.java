@@ -11,6 +11,8 @@ import javafx.beans.value.ObservableValue;
 import javafx.geometry.Insets;
 import javafx.geometry.Side;
 import javafx.scene.Node;
+import javafx.geometry.Point2D;
+import javafx.scene.chart.Axis;
 import javafx.scene.chart.BarChart;
 import javafx.scene.chart.CategoryAxis;
 import javafx.scene.chart.LineChart;
@@ -19,6 +21,8 @@ import javafx.scene.chart.XYChart;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
+import javafx.scene.input.MouseButton;
+import javafx.scene.input.MouseEvent;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
@@ -33,7 +37,8 @@ import java.util.Map;
  * The three charts, one above the other, each with a minimum height (the pane scrolls rather than
  * squash a chart to a strip): goodput per conversation over time on a log axis, the latency
  * histogram per message kind, and retransmissions, NAKs and CNPs over time. A chart with nothing to
- * draw gives its place to a sentence saying so.
+ * draw gives its place to a sentence saying so. A click on a point of a time chart selects the
+ * frame behind it ({@link ChartsViewModel#useSelection}).
  *
  * <p>Goodput on a log axis: conversations of one capture differ by orders of magnitude (a 100 Gb/s
  * all-reduce ring next to a 1.5 Mb/s control QP); on a linear axis the small one is a line on the
@@ -51,6 +56,8 @@ public final class ChartsView extends BorderPane {
     static final double EVENTS_MIN_HEIGHT = 250;
     /** Widest bar group of the histogram: one bin alone is a bar, not a wall. */
     static final double MAX_BIN_WIDTH = 90;
+    /** How far from a point (in height) a click still picks it. */
+    static final double PICK_PIXELS = 12;
     /** Decades the goodput axis spans at most below its largest value. */
     static final int GOODPUT_DECADES = 7;
 
@@ -121,6 +128,10 @@ public final class ChartsView extends BorderPane {
 
         VBox stack = new VBox(4, section(goodput, noGoodput), section(latency, noLatency), section(events, noEvents));
         stack.setPadding(new Insets(0, 4, 4, 4));
+        goodput.addEventHandler(MouseEvent.MOUSE_CLICKED,
+                e -> pick(goodput, vm.goodput().get().grid(), vm.goodput().get().lines(), e));
+        events.addEventHandler(MouseEvent.MOUSE_CLICKED,
+                e -> pick(events, vm.events().get().grid(), vm.events().get().series(), e));
         vm.goodput().addListener((o, was, now) -> fill(now));
         vm.latency().addListener((o, was, now) -> fill(now));
         vm.events().addListener((o, was, now) -> fill(now));
@@ -235,6 +246,41 @@ public final class ChartsView extends BorderPane {
         // a decade of headroom at least, so that the tallest bar never touches the title
         double top = Math.max(10, Math.pow(10, Math.ceil(Math.log10(h.largestCount() * 1.5))));
         ((LogAxis) latency.getYAxis()).showBounds(0.5, top);
+    }
+
+    /**
+     * A click on a time chart selects the frame behind the point nearest the pointer: the interval
+     * under it, and of the lines the one whose point there is nearest in height (within
+     * {@link #PICK_PIXELS}); nothing when that point has no frame (a silent interval).
+     */
+    private void pick(XYChart<Number, Number> chart, TimeGrid grid, List<Series> series, MouseEvent e) {
+        if (e.getButton() != MouseButton.PRIMARY || series.isEmpty() || grid.intervalNanos() <= 0) {
+            return;
+        }
+        Axis<Number> x = chart.getXAxis();
+        Axis<Number> y = chart.getYAxis();
+        Point2D alongX = x.sceneToLocal(e.getSceneX(), e.getSceneY());
+        Point2D alongY = y.sceneToLocal(e.getSceneX(), e.getSceneY());
+        if (alongX.getX() < 0 || alongX.getX() > x.getWidth() || alongY.getY() < 0 || alongY.getY() > y.getHeight()) {
+            return;
+        }
+        double seconds = x.getValueForDisplay(alongX.getX()).doubleValue();
+        int i = (int) Math.round((seconds - grid.firstSeconds()) / (grid.intervalNanos() / 1e9));
+        Point best = null;
+        double nearest = PICK_PIXELS;
+        for (Series s : series) {
+            if (i >= 0 && i < s.points().size() && s.points().get(i).frame() != 0) {
+                Point p = s.points().get(i);
+                double distance = Math.abs(y.getDisplayPosition(p.y()) - alongY.getY());
+                if (distance <= nearest) {
+                    best = p;
+                    nearest = distance;
+                }
+            }
+        }
+        if (best != null) {
+            vm.select(best.frame());
+        }
     }
 
     /** Keeps each bin's bars at most {@link #MAX_BIN_WIDTH} wide, whatever the pane's width. */

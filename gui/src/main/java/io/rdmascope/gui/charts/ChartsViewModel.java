@@ -2,6 +2,7 @@ package io.rdmascope.gui.charts;
 
 import io.rdmascope.gui.model.CaptureAnalysis;
 import io.rdmascope.gui.model.FrameIndex;
+import io.rdmascope.gui.model.FrameSelection;
 import io.rdmascope.gui.util.AppExecutors;
 import io.rdmascope.gui.util.Job;
 import io.rdmascope.replay.Flow;
@@ -32,8 +33,12 @@ import java.util.Map;
  * from 17.5 s, not from 0 nor in milliseconds of the whole file.
  */
 public final class ChartsViewModel {
-    /** One point: x in seconds since the capture's first frame (the start of its interval), y the value. */
-    public record Point(double x, double y) {
+    /**
+     * One point: x in seconds since the capture's first frame (the start of its interval), y the value,
+     * and the frame a click on it selects (the first behind it: the first completion of the interval
+     * for goodput, the first event for events; 0 for none).
+     */
+    public record Point(double x, double y, int frame) {
     }
 
     /** A named series. */
@@ -112,6 +117,7 @@ public final class ChartsViewModel {
     private CaptureAnalysis analysis;
     private FrameIndex index;
     private Job job;
+    private FrameSelection selection;
 
     /** Chart data is computed in the background ({@code exec}) and set on the UI executor. */
     public ChartsViewModel(AppExecutors exec) {
@@ -134,6 +140,23 @@ public final class ChartsViewModel {
 
     public ReadOnlyObjectProperty<Events> events() {
         return events.getReadOnlyProperty();
+    }
+
+    /**
+     * Lets a click on a point select its frame in every view sharing {@code frames} (the packet list,
+     * the detail pane); without it, points are not clickable. The main window passes its selection.
+     */
+    public void useSelection(FrameSelection frames) {
+        selection = frames;
+    }
+
+    /** Selects {@code frame} (a point's {@link Point#frame()}); false when it is 0 or no selection is in use. */
+    public boolean select(int frame) {
+        if (frame == 0 || selection == null) {
+            return false;
+        }
+        selection.select(frame);
+        return true;
     }
 
     /** Shows a finished replay of the capture in {@code frames} (null analysis: nothing yet). */
@@ -160,7 +183,7 @@ public final class ChartsViewModel {
             long origin = idx.firstTimeNanos();
             List<Flow> flows = flows(a, conv);
             Grid grid = Grid.over(flows, origin);
-            Goodput g = grid == null ? Goodput.EMPTY : goodput(flows, grid);
+            Goodput g = grid == null ? Goodput.EMPTY : goodput(flows, a.messages(), idx, grid);
             Histogram h = latency(a.messages(), conv);
             Events e = grid == null ? Events.EMPTY : events(a, idx, conv, grid);
             exec.ui().execute(() -> {
@@ -213,10 +236,10 @@ public final class ChartsViewModel {
             return new TimeGrid(intervalNanos, seconds(0), seconds(count - 1));
         }
 
-        Series series(String name, double[] values) {
+        Series series(String name, double[] values, int[] frames) {
             List<Point> points = new ArrayList<>(values.length);
             for (int i = 0; i < values.length; i++) {
-                points.add(new Point(seconds(i), values[i]));
+                points.add(new Point(seconds(i), values[i], frames[i]));
             }
             return new Series(name, points);
         }
@@ -226,9 +249,22 @@ public final class ChartsViewModel {
      * Each flow's goodput series (bytes of completed messages in the engine's own buckets) moved onto
      * the common grid: a bucket's bytes go to the interval holding its middle. Bits per second.
      */
-    static Goodput goodput(List<Flow> flows, Grid grid) {
+    static Goodput goodput(List<Flow> flows, List<Message> messages, FrameIndex index, Grid grid) {
+        List<Flow> shown = flows.subList(0, Math.min(MAX_CONVERSATIONS, flows.size()));
+        // the frame behind each point: the first frame completing a message of the conversation in the interval
+        Map<String, int[]> completions = new java.util.HashMap<>();
+        for (Flow f : shown) {
+            completions.put(f.conversation(), new int[grid.count()]);
+        }
+        for (Message m : messages) {
+            int[] firsts = completions.get(m.conversation());
+            Integer done = m.completionFrame();
+            if (firsts != null && done != null && done >= 1 && done <= index.count()) {
+                firstOf(firsts, grid.indexOf(index.timeNanos(done)), done);
+            }
+        }
         List<Series> lines = new ArrayList<>();
-        for (Flow f : flows.subList(0, Math.min(MAX_CONVERSATIONS, flows.size()))) {
+        for (Flow f : shown) {
             Flow.Series s = f.goodputOverTime();
             if (s == null || s.bytes().length == 0 || s.bucketNanos() <= 0) {
                 continue;
@@ -244,7 +280,7 @@ public final class ChartsViewModel {
             String mean = f.goodputBitsPerSecond() > 0 ? ChartUnits.rate(f.goodputBitsPerSecond()) + " mean"
                     : "no mean (one instant)";
             lines.add(grid.series("conv " + f.conversation() + " · " + shortened(f.a().address()) + " → "
-                    + shortened(f.b().address()) + " · " + mean, bits));
+                    + shortened(f.b().address()) + " · " + mean, bits, completions.get(f.conversation())));
         }
         return new Goodput(grid.shown(), lines);
     }
@@ -324,10 +360,21 @@ public final class ChartsViewModel {
         return bin;
     }
 
+    /** Keeps in {@code firsts[i]} the lowest frame number seen for interval {@code i}. */
+    private static void firstOf(int[] firsts, int i, int frame) {
+        if (firsts[i] == 0 || frame < firsts[i]) {
+            firsts[i] = frame;
+        }
+    }
+
     static Events events(CaptureAnalysis analysis, FrameIndex index, String conv, Grid grid) {
         double[] retransmissions = new double[grid.count()];
         double[] naks = new double[grid.count()];
         double[] cnps = new double[grid.count()];
+        Map<double[], int[]> firsts = new java.util.IdentityHashMap<>();
+        for (double[] counts : List.of(retransmissions, naks, cnps)) {
+            firsts.put(counts, new int[grid.count()]);
+        }
         for (Observation o : analysis.observations()) {
             if (o.frame() <= 0 || o.frame() > index.count() || (conv != null && !conv.equals(o.conversation()))) {
                 continue;
@@ -341,12 +388,14 @@ public final class ChartsViewModel {
                 target = cnps;
             }
             if (target != null) {
-                target[grid.indexOf(index.timeNanos((int) o.frame()))]++;
+                int i = grid.indexOf(index.timeNanos((int) o.frame()));
+                target[i]++;
+                firstOf(firsts.get(target), i, (int) o.frame());
             }
         }
         List<Series> series = new ArrayList<>();
-        for (Series s : List.of(grid.series("Retransmissions", retransmissions), grid.series("NAKs", naks),
-                grid.series("CNPs", cnps))) {
+        for (Series s : List.of(grid.series("Retransmissions", retransmissions, firsts.get(retransmissions)),
+                grid.series("NAKs", naks, firsts.get(naks)), grid.series("CNPs", cnps, firsts.get(cnps)))) {
             if (s.total() > 0) {
                 series.add(s);
             }

@@ -56,6 +56,7 @@ class ChartsUiTest {
     void start(Stage stage) {
         vm = new MainViewModel(AppExecutors.withUi(Platform::runLater), Settings.inMemory());
         view = new ChartsView(vm.charts(), new SimpleStringProperty());
+        vm.charts().useSelection(vm.selection());
         stage.setScene(new Scene(view, PANE_WIDTH, PANE_HEIGHT));
         stage.show();
     }
@@ -149,6 +150,18 @@ class ChartsUiTest {
             assertReadable(events, 2);
             return null;
         });
+        // a click on the first NAK point selects the NAK's frame
+        Series naks = vm.charts().events().get().series().get(1);
+        ChartsViewModel.Point nak = naks.points().stream().filter(p -> p.frame() != 0).findFirst().orElseThrow();
+        javafx.geometry.Point2D onScreen = fx(() -> {
+            var x = view.eventsChart().getXAxis();
+            var y = view.eventsChart().getYAxis();
+            return new javafx.geometry.Point2D(x.localToScreen(x.getDisplayPosition(nak.x()), 0).getX(),
+                    y.localToScreen(0, y.getDisplayPosition(nak.y())).getY());
+        });
+        robot.clickOn(onScreen);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(nak.frame(), vm.selection().current().get());
     }
 
     @Test

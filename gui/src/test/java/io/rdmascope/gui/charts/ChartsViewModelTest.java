@@ -41,6 +41,40 @@ class ChartsViewModelTest {
     }
 
     @Test
+    void everyPointWithEventsLeadsToTheFirstEventFrameOfItsInterval() {
+        MainViewModel vm = Opened.capture(Samples.scenario("rc_loss_nak"));
+        ChartsViewModel charts = vm.charts();
+        List<Long> retransmitted = vm.analysis().get().observations().stream()
+                .filter(o -> o instanceof io.rdmascope.replay.Observation.Retransmission)
+                .map(io.rdmascope.replay.Observation::frame).toList();
+        Series series = charts.events().get().series().get(0);
+        for (Point p : series.points()) {
+            assertEquals(p.y() > 0, p.frame() != 0, p.toString());
+            if (p.frame() != 0) {
+                assertTrue(retransmitted.contains((long) p.frame()), p.toString());
+            }
+        }
+        Point first = series.points().stream().filter(p -> p.frame() != 0).findFirst().orElseThrow();
+        assertEquals(retransmitted.stream().mapToLong(Long::longValue).min().orElseThrow(), first.frame());
+        assertFalse(charts.select(first.frame()), "no selection in use yet");
+        charts.useSelection(vm.selection());
+        assertTrue(charts.select(first.frame()));
+        assertEquals(first.frame(), vm.selection().current().get());
+        assertFalse(charts.select(0));
+    }
+
+    @Test
+    void aGoodputPointLeadsToTheFirstFrameCompletingAMessageInItsInterval() {
+        MainViewModel vm = Opened.capture(Samples.scenario("rc_write"));
+        Series line = vm.charts().goodput().get().lines().get(0);
+        List<Integer> completions = vm.analysis().get().messages().stream().map(io.rdmascope.replay.Message::completionFrame)
+                .filter(java.util.Objects::nonNull).sorted().toList();
+        Point first = line.points().stream().filter(p -> p.frame() != 0).findFirst().orElseThrow();
+        assertEquals(completions.get(0), first.frame());
+        assertTrue(line.points().stream().filter(p -> p.y() > 0).allMatch(p -> p.frame() != 0));
+    }
+
+    @Test
     void aCaptureWithoutRetransmissionsNaksOrCnpsHasNoEventSeries() {
         assertTrue(Opened.capture(Samples.scenario("rc_write")).charts().events().get().series().isEmpty());
     }
