@@ -28,7 +28,9 @@ import java.util.function.BooleanSupplier;
  * there is none and runs this with the test classpath.
  *
  * <pre>gui/screenshots.sh            # writes docs/gui-main.png, docs/gui-ladder.png, docs/gui-charts.png,
- *                               docs/gui-diagnosis.png</pre>
+ *                               docs/gui-diagnosis.png, and docs/charts/: the Charts tab on each real
+ *                               capture in ../shared/captures and on a generated 3-node NCCL-like run,
+ *                               and that run's I/O graph</pre>
  */
 public final class Screenshots {
     private Screenshots() {
@@ -105,12 +107,60 @@ public final class Screenshots {
         });
         settle();
         save(stage.getScene(), out.resolve("gui-diagnosis.png"));
+        shootCharts(vm, view, stage, out.resolve("charts"));
         fx(() -> {
             stage.hide();
             return null;
         });
         Files.deleteIfExists(mixed);
         Files.deleteIfExists(dir);
+    }
+
+    /**
+     * The Charts tab on every real capture in ../shared/captures (those present) and on the generated
+     * 3-node NCCL-like run, one PNG each in docs/charts/, the window at 1400x900.
+     */
+    private static void shootCharts(MainViewModel vm, MainView view, Stage stage, Path out) throws Exception {
+        Files.createDirectories(out);
+        fx(() -> {
+            stage.setWidth(1400);
+            stage.setHeight(900);
+            view.showTab("Charts");
+            return null;
+        });
+        java.util.List<Path> captures = new java.util.ArrayList<>();
+        Path shared = Path.of(System.getProperty("rdmascope.shared", Samples.root().resolve("../shared").toString()))
+                .resolve("captures");
+        if (Files.isDirectory(shared)) {
+            try (var files = Files.list(shared)) {
+                files.filter(f -> f.toString().matches(".*\\.(pcap|pcapng)$")).sorted().forEach(captures::add);
+            }
+        } else {
+            System.out.println("skipped the real captures: " + shared + " not found");
+        }
+        Path dir = Files.createTempDirectory("rdmascope-nccl");
+        captures.add(io.rdmascope.gui.charts.NcclLikeRun.write(dir));
+        for (Path capture : captures) {
+            open(vm, capture);
+            settle();
+            String name = capture.getFileName().toString().replaceFirst("\\.[^.]+$", "");
+            save(stage.getScene(), out.resolve(name + ".png"));
+        }
+        // the I/O graph of the last one, the NCCL-like run, as Statistics → I/O Graph opens it
+        Stage ioGraph = fx(() -> io.rdmascope.gui.charts.IoGraphView.open(vm, stage));
+        var graph = (io.rdmascope.gui.charts.IoGraphView) ioGraph.getScene().getRoot();
+        waitFor(() -> fxQuiet(() -> !graph.chart().getData().isEmpty()));
+        settle();
+        save(ioGraph.getScene(), out.resolve("io-graph-nccl_like_3node.png"));
+        fx(() -> {
+            ioGraph.close();
+            return null;
+        });
+        try (var files = Files.walk(dir)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 
     private static void open(MainViewModel vm, Path file) throws Exception {
