@@ -27,6 +27,7 @@ public final class FindingsView extends BorderPane {
         table.setId("findingsTable");
         table.setPlaceholder(new Label("No findings"));
         TableColumn<Row, Severity> severity = new TableColumn<>("Severity");
+        severity.setMinWidth(Tables.titleWidth("Severity"));
         severity.setPrefWidth(70);
         severity.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(f.getValue().severity()));
         severity.setCellFactory(c -> new TableCell<>() {

@@ -131,7 +131,26 @@ public final class MainView extends BorderPane {
         SplitPane main = new SplitPane(threePanes, tabs);
         main.setDividerPositions(0.55);
 
-        setTop(new VBox(menuBar(), filterBar, findBar));
+        MenuBar menus = menuBar();
+        setTop(new VBox(menus, filterBar, findBar));
+        // A focused table takes Ctrl+Home/End/./, for itself (it moves its focus, not the selection):
+        // the Go menu's shortcuts must win there, as in Wireshark's packet list. Text fields keep theirs.
+        addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
+            if (getScene() == null || getScene().getFocusOwner() instanceof javafx.scene.control.TextInputControl) {
+                return;
+            }
+            for (Menu m : menus.getMenus()) {
+                if (m.getText().equals("Go")) {
+                    for (MenuItem item : m.getItems()) {
+                        if (item.getAccelerator() != null && item.getAccelerator().match(e) && !item.isDisable()) {
+                            item.fire();
+                            e.consume();
+                            return;
+                        }
+                    }
+                }
+            }
+        });
         setCenter(main);
         setBottom(statusBar());
 

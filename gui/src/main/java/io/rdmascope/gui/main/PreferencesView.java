@@ -25,6 +25,7 @@ import javafx.scene.layout.VBox;
  */
 final class PreferencesView extends BorderPane {
     private final TableView<ColumnSpec> table = new TableView<>();
+    private String selectedKey;
 
     PreferencesView(PacketListViewModel list) {
         setId("preferences");
@@ -50,6 +51,18 @@ final class PreferencesView extends BorderPane {
         table.setId("prefColumns");
         table.setEditable(true);
         table.setItems(list.columns());
+        // a column's spec is replaced when its width or visibility changes: keep the row selected by key
+        table.getSelectionModel().selectedItemProperty().addListener((o, was, now) -> {
+            if (now != null) {
+                selectedKey = now.key();
+            }
+        });
+        list.columns().addListener((javafx.collections.ListChangeListener<ColumnSpec>) c -> {
+            int i = selectedKey == null ? -1 : list.columnIndex(selectedKey);
+            if (i >= 0 && table.getSelectionModel().getSelectedIndex() != i) {
+                table.getSelectionModel().select(i);
+            }
+        });
         TableColumn<ColumnSpec, Boolean> shown = new TableColumn<>("Shown");
         shown.setPrefWidth(60);
         shown.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(f.getValue().visible()));
@@ -143,7 +156,6 @@ final class PreferencesView extends BorderPane {
         }
         int to = list.columnIndex(c.key()) + by;
         list.moveColumn(c.key(), to);
-        table.getSelectionModel().select(list.columnIndex(c.key()));
     }
 
     TableView<ColumnSpec> table() {

@@ -116,11 +116,9 @@ public final class PacketListView extends BorderPane {
         });
         vm.textRevision().addListener((o, was, now) -> table.refresh());
         // widths to content, as Wireshark sizes its columns when a capture opens or the time format changes
-        vm.rows().addListener((ListChangeListener<Integer>) c -> {
-            while (c.next()) {
-                if (c.wasAdded() && c.getFrom() == 0 && vm.rows().size() == c.getAddedSize()) {
-                    Platform.runLater(this::fitColumnsToContent);
-                }
+        vm.totalFrames().addListener((o, was, now) -> {
+            if (was.intValue() == 0 && now.intValue() > 0) { // the first rows of a newly opened capture
+                Platform.runLater(this::fitColumnsToContent);
             }
         });
         vm.timeFormat().addListener((o, was, now) -> Platform.runLater(this::fitColumnsToContent));

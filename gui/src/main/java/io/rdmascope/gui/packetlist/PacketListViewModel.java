@@ -609,8 +609,10 @@ public final class PacketListViewModel {
         if (from < 0 || to < 0 || to >= columns.size() || from == to) {
             return;
         }
-        ColumnSpec c = columns.remove(from);
-        columns.add(to, c);
+        // one change, not a removal and an insertion: views keep the moved column selected
+        List<ColumnSpec> moved = new ArrayList<>(columns);
+        moved.add(to, moved.remove(from));
+        columns.setAll(moved);
     }
 
     /**
