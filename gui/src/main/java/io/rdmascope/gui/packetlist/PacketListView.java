@@ -155,8 +155,7 @@ public final class PacketListView extends BorderPane {
         int n = Math.min(vm.rows().size(), FIT_SAMPLE);
         for (int i = 0; i < cols.size() - 1; i++) {
             TableColumn<Integer, ?> col = cols.get(i);
-            probe.setText(col.getText());
-            double w = probe.getLayoutBounds().getWidth();
+            double w = io.rdmascope.gui.util.Tables.titleWidth(col.getText()) - FIT_PADDING;
             for (int r = 0; r < n; r++) {
                 Object v = col.getCellObservableValue(vm.rows().get(r)).getValue();
                 if (v != null) {

@@ -36,7 +36,7 @@ public final class CaptureProperties {
         CaptureInfo info = index.info();
         int digits = index.timeDigits();
         out.add(new Line("File", null));
-        out.add(new Line("Name", file == null ? "(live capture)" : file.toAbsolutePath().toString()));
+        out.add(new Line("Name", file == null ? "(live capture)" : file.toAbsolutePath().normalize().toString()));
         out.add(new Line("Length", String.format(Locale.ROOT, "%,d bytes", fileBytes)));
         out.add(new Line("Format", info == null ? "unknown" : info.format()));
         out.add(new Line("Encapsulation", encapsulations(index)));
@@ -73,7 +73,7 @@ public final class CaptureProperties {
                 + " displayed"));
         out.add(new Line("Average packet size", String.format(Locale.ROOT, "%.1f bytes captured · %.1f bytes displayed",
                 n == 0 ? 0.0 : (double) bytes / n, displayed.length == 0 ? 0.0 : (double) shownBytes / displayed.length)));
-        out.add(new Line("Average bytes/s", rate(bytes, span) + " captured · " + rate(shownBytes, shownSpan)
+        out.add(new Line("Average bytes/s", byteRate(bytes, span) + " captured · " + byteRate(shownBytes, shownSpan)
                 + " displayed"));
         out.add(new Line("Average bits/s", bitRate(bytes, span) + " captured · " + bitRate(shownBytes, shownSpan)
                 + " displayed"));
@@ -89,7 +89,16 @@ public final class CaptureProperties {
     }
 
     static String bitRate(long bytes, long spanNanos) {
-        return spanNanos <= 0 ? "n/a" : prefixed(bytes * 8 / (spanNanos / 1e9)) + "b";
+        return spanNanos <= 0 ? "n/a" : withUnit(prefixed(bytes * 8 / (spanNanos / 1e9)), "b");
+    }
+
+    static String byteRate(long bytes, long spanNanos) {
+        return spanNanos <= 0 ? "n/a" : withUnit(prefixed(bytes / (spanNanos / 1e9)), "B");
+    }
+
+    /** "584.8 k" and "b" make "584.8 kb"; "730" and "B" make "730 B". */
+    private static String withUnit(String prefixedValue, String unit) {
+        return prefixedValue + (Character.isDigit(prefixedValue.charAt(prefixedValue.length() - 1)) ? " " : "") + unit;
     }
 
     private static String prefixed(double v) {

@@ -136,7 +136,7 @@ public final class StatisticsViews {
                 Tables.number("Min SRT (µs)", 110, x -> x.minNanos() / 1000.0, "%.3f"),
                 Tables.number("Max SRT (µs)", 110, x -> x.maxNanos() / 1000.0, "%.3f"),
                 Tables.number("Avg SRT (µs)", 110, x -> x.averageNanos() / 1000.0, "%.3f"),
-                Tables.number("Sum SRT (µs)", 130, x -> x.sumNanos() / 1000.0, "%.3f")));
+                Tables.number("Sum SRT (µs)", 130, x -> x.sumNanos() / 1000.0, "%,.3f")));
         t.getItems().setAll(rows);
         t.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         return new BorderPane(t);

@@ -5,6 +5,7 @@ import javafx.geometry.Pos;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.text.Font;
+import javafx.scene.text.FontWeight;
 import javafx.scene.text.Text;
 
 import java.util.Locale;
@@ -19,12 +20,13 @@ public final class Tables {
     private static final double HEADER_PADDING = 14;
 
     /**
-     * The width of {@code title} in the stylesheet's 12 px font plus the header's padding: a column
+     * The width of {@code title} in the header's font (Modena's headers are bold, 12 px here) plus
+     * the header's padding: a column
      * is never made narrower, so no title is cut to "…" when the table fits its columns to its width.
      */
     public static double titleWidth(String title) {
         Text t = new Text(title);
-        t.setFont(Font.font(Font.getDefault().getFamily(), 12));
+        t.setFont(Font.font(Font.getDefault().getFamily(), FontWeight.BOLD, 12));
         return Math.ceil(t.getLayoutBounds().getWidth() + HEADER_PADDING);
     }
 
