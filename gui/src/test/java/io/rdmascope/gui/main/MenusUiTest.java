@@ -161,6 +161,12 @@ class MenusUiTest {
         assertEquals(1, vm.selection().current().get());
         menu(robot, "Go", "Next Packet in Conversation");
         assertEquals(2, vm.selection().current().get());
+        robot.press(KeyCode.CONTROL, KeyCode.PERIOD).release(KeyCode.PERIOD, KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(3, vm.selection().current().get(), "Ctrl+. from the focused list");
+        robot.press(KeyCode.CONTROL, KeyCode.COMMA).release(KeyCode.COMMA, KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(2, vm.selection().current().get(), "Ctrl+,");
     }
 
     @Test
