@@ -6,7 +6,9 @@ import io.rdmascope.gui.model.Settings;
 import io.rdmascope.gui.util.AppExecutors;
 import javafx.application.Application;
 import javafx.application.Platform;
+import javafx.geometry.Rectangle2D;
 import javafx.scene.Scene;
+import javafx.stage.Screen;
 import javafx.stage.Stage;
 
 import java.nio.file.Files;
@@ -64,6 +66,18 @@ public final class RdmascopeApp {
         return scene;
     }
 
+    /**
+     * Gives the main window the whole of the screen's visual bounds (the screen less task bars and
+     * docks), as Wireshark opens maximised-size on first start: the packet list, the detail tree
+     * and the RDMA tabs all need the room.
+     */
+    public static void fitToScreen(Stage stage, Rectangle2D visualBounds) {
+        stage.setX(visualBounds.getMinX());
+        stage.setY(visualBounds.getMinY());
+        stage.setWidth(visualBounds.getWidth());
+        stage.setHeight(visualBounds.getHeight());
+    }
+
     /** The JavaFX application: one main window. */
     public static final class Window extends Application {
         @Override
@@ -71,6 +85,7 @@ public final class RdmascopeApp {
             Settings settings = Settings.load(Settings.defaultFile());
             MainViewModel vm = new MainViewModel(AppExecutors.withUi(Platform::runLater), settings);
             stage.setScene(createScene(vm));
+            fitToScreen(stage, Screen.getPrimary().getVisualBounds());
             stage.titleProperty().bind(vm.title());
             stage.setOnHidden(e -> Platform.exit());
             stage.show();

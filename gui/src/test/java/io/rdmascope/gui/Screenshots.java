@@ -28,9 +28,10 @@ import java.util.function.BooleanSupplier;
  * there is none and runs this with the test classpath.
  *
  * <pre>gui/screenshots.sh            # writes docs/gui-main.png, docs/gui-ladder.png, docs/gui-charts.png,
- *                               docs/gui-diagnosis.png, and docs/charts/: the Charts tab on each real
- *                               capture in ../shared/captures and on a generated 3-node NCCL-like run,
- *                               and that run's I/O graph</pre>
+ *                               docs/gui-diagnosis.png, docs/charts/ (the Charts tab on each real capture in
+ *                               ../shared/captures and on a generated 3-node NCCL-like run, and its I/O graph), and
+ *                               on ../shared/captures/linlinw5_rdma_read_bw.pcap docs/gui-main-real.png,
+ *                               docs/gui-stats-*.png, docs/gui-follow.png</pre>
  */
 public final class Screenshots {
     private Screenshots() {
@@ -108,6 +109,9 @@ public final class Screenshots {
         settle();
         save(stage.getScene(), out.resolve("gui-diagnosis.png"));
         shootCharts(vm, view, stage, out.resolve("charts"));
+
+        // 5. Issue 17's windows on a real capture: the main window at 1400 px, each Statistics window, Follow.
+        shootMenus(vm, stage, view, out);
         fx(() -> {
             stage.hide();
             return null;
@@ -161,6 +165,84 @@ public final class Screenshots {
                 Files.delete(p);
             }
         }
+    }
+
+    /** The real capture the issue-17 screenshots use (../shared/captures), or null when it is absent. */
+    private static Path realCapture() {
+        String shared = System.getProperty("rdmascope.shared");
+        Path base = shared != null ? Path.of(shared) : Samples.root().resolve("../shared");
+        Path f = base.resolve("captures/linlinw5_rdma_read_bw.pcap");
+        return Files.isReadable(f) ? f : null;
+    }
+
+    private static void shootMenus(MainViewModel vm, Stage stage, MainView view, Path out) throws Exception {
+        Path real = realCapture();
+        if (real == null) {
+            System.out.println("SKIPPED: the Statistics and Follow screenshots need ../shared/captures/"
+                    + "linlinw5_rdma_read_bw.pcap");
+            return;
+        }
+        fx(() -> {
+            stage.setWidth(1400);
+            stage.setHeight(900);
+            return null;
+        });
+        open(vm, real);
+        // a READ response of the first RDMA conversation, the time of day with the capture's precision
+        int frame = fx(() -> {
+            var a = vm.analysis().get();
+            int[] frames = a.framesOf(a.flows().get(0).conversation());
+            int pick = frames[Math.min(frames.length - 1, frames.length / 2)];
+            vm.packetList().timeFormat().set(io.rdmascope.gui.model.TimeFormat.TIME_OF_DAY);
+            view.showTab("Conversations");
+            vm.selection().select(pick);
+            return pick;
+        });
+        settle();
+        save(stage.getScene(), out.resolve("gui-main-real.png"));
+        fx(() -> {
+            vm.packetList().timeFormat().set(io.rdmascope.gui.model.TimeFormat.RELATIVE);
+            return null;
+        });
+
+        shootWindow(() -> view.showCaptureProperties(), "Capture File Properties", out.resolve("gui-stats-properties.png"));
+        for (String[] w : new String[][]{{"Protocol Hierarchy", "gui-stats-hierarchy.png"},
+                {"Conversations", "gui-stats-conversations.png"}, {"Endpoints", "gui-stats-endpoints.png"}}) {
+            shootWindow(() -> {
+                view.showTraffic(w[0]);
+                return null;
+            }, w[0], out.resolve(w[1]));
+        }
+        shootWindow(view::showRdmaConversations, "RDMA Conversations", out.resolve("gui-stats-rdma-conversations.png"));
+        shootWindow(view::showRdmaMessages, "RDMA Messages", out.resolve("gui-stats-rdma-messages.png"));
+        shootWindow(view::showServiceResponseTime, "RDMA Service Response Time", out.resolve("gui-stats-srt.png"));
+        fx(() -> {
+            vm.selection().select(frame);
+            return null;
+        });
+        shootWindow(view::showFollow, "Follow RDMA QP Conversation", out.resolve("gui-follow.png"));
+    }
+
+    /** Opens a window with {@code show}, waits for the one titled {@code prefix…}, saves it and closes it. */
+    private static void shootWindow(Callable<?> show, String prefix, Path file) throws Exception {
+        fx(show);
+        waitFor(() -> fxQuiet(() -> windowTitled(prefix) != null));
+        settle();
+        Stage w = fx(() -> windowTitled(prefix));
+        save(w.getScene(), file);
+        fx(() -> {
+            w.close();
+            return null;
+        });
+    }
+
+    private static Stage windowTitled(String prefix) {
+        for (javafx.stage.Window w : javafx.stage.Window.getWindows()) {
+            if (w instanceof Stage s && s.isShowing() && s.getTitle() != null && s.getTitle().startsWith(prefix)) {
+                return s;
+            }
+        }
+        return null;
     }
 
     private static void open(MainViewModel vm, Path file) throws Exception {

@@ -27,7 +27,8 @@ public final class FindingsView extends BorderPane {
         table.setId("findingsTable");
         table.setPlaceholder(new Label("No findings"));
         TableColumn<Row, Severity> severity = new TableColumn<>("Severity");
-        severity.setPrefWidth(80);
+        severity.setMinWidth(Tables.titleWidth("Severity"));
+        severity.setPrefWidth(70);
         severity.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(f.getValue().severity()));
         severity.setCellFactory(c -> new TableCell<>() {
             @Override
@@ -42,13 +43,14 @@ public final class FindingsView extends BorderPane {
                 }
             }
         });
+        // the columns that fit beside the packet list; the detail is in the explanation under the table
         table.getColumns().addAll(java.util.List.of(severity,
                 Tables.text("Rule", 120, Row::rule),
-                Tables.text("Summary", 260, Row::summary),
-                Tables.number("Frame", 70, Row::frame, "%d"),
-                Tables.text("Conv", 50, Row::conversation),
+                Tables.number("Frame", 55, Row::frame, "%d"),
+                Tables.text("Conv", 42, Row::conversation),
                 Tables.text("Caused by", 80, Row::cause),
-                Tables.text("Detail", 300, Row::detail)));
+                Tables.text("Summary", 240, Row::summary)));
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         table.setItems(vm.rows());
 
         TextArea explanation = new TextArea();
@@ -57,8 +59,8 @@ public final class FindingsView extends BorderPane {
         explanation.setWrapText(true);
         explanation.setPrefRowCount(4);
         table.getSelectionModel().selectedItemProperty().addListener((o, was, now) -> {
-            explanation.setText(now == null ? "" : String.format(Locale.ROOT, "%s (%s) — %s%n%s%nReference: %s",
-                    now.rule(), now.severity().id(), now.summary(), now.explanation(), now.reference()));
+            explanation.setText(now == null ? "" : String.format(Locale.ROOT, "%s (%s) — %s%n%s%n%s%nReference: %s",
+                    now.rule(), now.severity().id(), now.summary(), now.detail(), now.explanation(), now.reference()));
             vm.choose(now);
         });
         // a click on the row already selected jumps to its frame again

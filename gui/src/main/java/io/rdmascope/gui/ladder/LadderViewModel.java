@@ -227,7 +227,7 @@ public final class LadderViewModel {
             Dissection d = decoder.dissect(frames[i]);
             boolean fromA = placed.sideOf(frames[i]) != 1; // side 0 is the flow's side A
             arrows.add(arrow(d, fromA, kindOf(placed.roleOf(frames[i])),
-                    seen.getOrDefault((long) frames[i], List.of()), first));
+                    seen.getOrDefault((long) frames[i], List.of()), first, index.timeDigits()));
         }
         return new Diagram(flow.conversation(), side("A", flow.a()), side("B", flow.b()), List.copyOf(arrows));
     }
@@ -259,7 +259,8 @@ public final class LadderViewModel {
      * The arrow of the frame dissected into {@code d}: direction and kind as the engine placed it, the
      * label from the dissected fields (operation, PSN, AETH syndrome; a CM frame's summary).
      */
-    static Arrow arrow(Dissection d, boolean fromA, Kind kind, List<Observation> observations, long firstTimeNanos) {
+    static Arrow arrow(Dissection d, boolean fromA, Kind kind, List<Observation> observations, long firstTimeNanos,
+                       int timeDigits) {
         RdmaContext r = d.rdma();
         StringBuilder label = new StringBuilder(48);
         if (kind != Kind.CM && r.isRdma() && r.bthLayer >= 0 && d.layerLength(r.bthLayer) >= 12) {
@@ -302,6 +303,6 @@ public final class LadderViewModel {
         }
         long t = d.frame().timeNanos();
         return new Arrow((int) d.frame().number(), t, fromA, kind, marks.isEmpty() ? Set.of() : Set.copyOf(marks),
-                label.toString(), FrameDecoder.relativeTime(t - firstTimeNanos));
+                label.toString(), FrameDecoder.relativeTime(t - firstTimeNanos, timeDigits));
     }
 }

@@ -12,7 +12,18 @@ import io.rdmascope.gui.ladder.LadderView;
 import io.rdmascope.gui.live.LiveCaptureView;
 import io.rdmascope.gui.messages.MessagesView;
 import io.rdmascope.gui.packetlist.PacketListView;
+import io.rdmascope.gui.find.FindBarView;
+import io.rdmascope.gui.follow.FollowView;
+import io.rdmascope.gui.follow.FollowViewModel;
+import io.rdmascope.gui.model.TimeFormat;
+import io.rdmascope.gui.statistics.StatisticsViews;
+import io.rdmascope.gui.util.Windows;
 import io.rdmascope.text.ProtoTree;
+import javafx.scene.control.RadioMenuItem;
+import javafx.scene.control.ToggleGroup;
+import javafx.scene.input.Clipboard;
+import javafx.scene.input.ClipboardContent;
+import javafx.stage.Stage;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
@@ -66,6 +77,8 @@ public final class MainView extends BorderPane {
     private final TabPane tabs = new TabPane();
     private final Menu recentMenu = new Menu("Open Recent");
     private final Tab findingsTab;
+    private final FindBarView findBar;
+    private final GoToBar goToBar;
 
     public MainView(MainViewModel vm) {
         this.vm = vm;
@@ -81,11 +94,16 @@ public final class MainView extends BorderPane {
         ladder = new LadderView(vm.ladder(), vm.conversations());
         charts = new ChartsView(vm.charts(), vm.conversations().selected());
         live = new LiveCaptureView(vm.live());
+        findBar = new FindBarView(vm.find());
+        goToBar = new GoToBar(vm::goToPacket);
 
         tree.setActions(vm.filterBar()::apply, vm.filterBar()::prepare, vm.filterBar()::prepareAnd, this::applyAsColumn);
         packetList.setOnLegendClicked(this::editColoringRules);
 
-        SplitPane threePanes = new SplitPane(packetList, tree, hex);
+        // the Go to Packet bar sits right under the list, as in Wireshark
+        BorderPane listWithGoTo = new BorderPane(packetList);
+        listWithGoTo.setBottom(goToBar);
+        SplitPane threePanes = new SplitPane(listWithGoTo, tree, hex);
         threePanes.setOrientation(Orientation.VERTICAL);
         threePanes.setDividerPositions(0.5, 0.8);
 
@@ -113,7 +131,26 @@ public final class MainView extends BorderPane {
         SplitPane main = new SplitPane(threePanes, tabs);
         main.setDividerPositions(0.55);
 
-        setTop(new VBox(menuBar(), filterBar));
+        MenuBar menus = menuBar();
+        setTop(new VBox(menus, filterBar, findBar));
+        // A focused table takes Ctrl+Home/End/./, for itself (it moves its focus, not the selection):
+        // the Go menu's shortcuts must win there, as in Wireshark's packet list. Text fields keep theirs.
+        addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
+            if (getScene() == null || getScene().getFocusOwner() instanceof javafx.scene.control.TextInputControl) {
+                return;
+            }
+            for (Menu m : menus.getMenus()) {
+                if (m.getText().equals("Go")) {
+                    for (MenuItem item : m.getItems()) {
+                        if (item.getAccelerator() != null && item.getAccelerator().match(e) && !item.isDisable()) {
+                            item.fire();
+                            e.consume();
+                            return;
+                        }
+                    }
+                }
+            }
+        });
         setCenter(main);
         setBottom(statusBar());
 
@@ -210,69 +247,128 @@ public final class MainView extends BorderPane {
         return getScene() == null ? null : getScene().getWindow();
     }
 
+    private static MenuItem item(String text, String accelerator, Runnable action) {
+        MenuItem m = new MenuItem(text);
+        m.setMnemonicParsing(false);
+        if (accelerator != null) {
+            m.setAccelerator(KeyCombination.keyCombination(accelerator));
+        }
+        m.setOnAction(e -> action.run());
+        return m;
+    }
+
     private MenuBar menuBar() {
-        MenuItem open = new MenuItem("Open…");
-        open.setAccelerator(KeyCombination.keyCombination("Shortcut+O"));
-        open.setOnAction(e -> openDialog());
+        var noFile = vm.file().isNull().and(vm.loading().not()).and(vm.packetList().totalFrames().isEqualTo(0));
+        var noFrame = vm.selection().current().isEqualTo(0);
         recentMenu.setId("recentMenu");
         vm.recentFiles().addListener((ListChangeListener<String>) c -> rebuildRecent());
         rebuildRecent();
-        MenuItem save = new MenuItem("Save Displayed Frames As pcapng…");
-        save.setAccelerator(KeyCombination.keyCombination("Shortcut+S"));
-        save.setOnAction(e -> saveDialog());
+        MenuItem save = item("Save Displayed Frames As pcapng…", "Shortcut+S", this::saveDialog);
         save.disableProperty().bind(vm.file().isNull());
-        MenuItem quit = new MenuItem("Quit");
-        quit.setAccelerator(KeyCombination.keyCombination("Shortcut+Q"));
-        quit.setOnAction(e -> {
+        MenuItem exportPackets = item("Export Specified Packets…", null, this::showExportPackets);
+        exportPackets.disableProperty().bind(noFile);
+        Menu exportDissections = new Menu("Export Packet Dissections", null,
+                item("As Plain Text…", null, () -> exportDissectionsDialog(MainViewModel.DissectionFormat.TEXT)),
+                item("As CSV…", null, () -> exportDissectionsDialog(MainViewModel.DissectionFormat.CSV)),
+                item("As JSON…", null, () -> exportDissectionsDialog(MainViewModel.DissectionFormat.JSON)));
+        exportDissections.disableProperty().bind(noFile);
+        MenuItem quit = item("Quit", "Shortcut+Q", () -> {
             if (window() != null) {
                 window().hide();
             }
         });
-        Menu file = new Menu("File", null, open, recentMenu, new SeparatorMenuItem(), save, new SeparatorMenuItem(), quit);
+        Menu file = new Menu("File", null, item("Open…", "Shortcut+O", this::openDialog), recentMenu,
+                new SeparatorMenuItem(), save, exportPackets, exportDissections, new SeparatorMenuItem(), quit);
 
-        MenuItem focusFilter = new MenuItem("Go to Display Filter");
-        focusFilter.setAccelerator(KeyCombination.keyCombination("Shortcut+Slash"));
-        focusFilter.setOnAction(e -> filterBar.focusText());
-        MenuItem coloring = new MenuItem("Colouring Rules…");
-        coloring.setOnAction(e -> editColoringRules());
-        MenuItem ladderIn = new MenuItem("Ladder: Zoom In");
-        ladderIn.setAccelerator(KeyCombination.keyCombination("Shortcut+Plus"));
-        ladderIn.setOnAction(e -> vm.ladder().zoomIn());
-        MenuItem ladderOut = new MenuItem("Ladder: Zoom Out");
-        ladderOut.setAccelerator(KeyCombination.keyCombination("Shortcut+Minus"));
-        ladderOut.setOnAction(e -> vm.ladder().zoomOut());
-        MenuItem startCapture = new MenuItem("Live Capture…");
-        startCapture.setAccelerator(KeyCombination.keyCombination("Shortcut+K"));
-        startCapture.setOnAction(e -> showTab("Capture"));
-        MenuItem stopCapture = new MenuItem("Stop Capture");
-        stopCapture.setAccelerator(KeyCombination.keyCombination("Shortcut+E"));
-        stopCapture.setOnAction(e -> vm.live().stop());
+        // Edit, with Wireshark's shortcuts
+        Menu copy = new Menu("Copy", null,
+                item("Summary as Text", "Shortcut+Alt+C", () -> copy(vm.copyText(MainViewModel.DissectionFormat.TEXT))),
+                item("As CSV", null, () -> copy(vm.copyText(MainViewModel.DissectionFormat.CSV))),
+                item("As JSON", null, () -> copy(vm.copyText(MainViewModel.DissectionFormat.JSON))),
+                item("As Hex Dump", "Shortcut+Shift+X", () -> copy(vm.copyHexDump())));
+        copy.disableProperty().bind(noFrame);
+        MenuItem mark = item("Mark/Unmark Packet", "Shortcut+M", () -> vm.packetList().toggleMark(vm.selection().current().get()));
+        mark.disableProperty().bind(noFrame);
+        MenuItem timeRef = item("Set/Unset Time Reference", "Shortcut+T",
+                () -> vm.packetList().toggleTimeReference(vm.selection().current().get()));
+        timeRef.disableProperty().bind(noFrame);
+        Menu edit = new Menu("Edit", null, copy, new SeparatorMenuItem(),
+                item("Find Packet…", "Shortcut+F", findBar::show),
+                item("Find Next", "Shortcut+N", () -> vm.find().find(true)),
+                item("Find Previous", "Shortcut+B", () -> vm.find().find(false)), new SeparatorMenuItem(),
+                mark,
+                item("Next Mark", "Shortcut+Shift+N", () -> vm.goToMark(true)),
+                item("Previous Mark", "Shortcut+Shift+B", () -> vm.goToMark(false)), new SeparatorMenuItem(),
+                timeRef, new SeparatorMenuItem(),
+                item("Preferences…", "Shortcut+Shift+P", this::showPreferences));
+
+        // View
+        Menu timeFormats = new Menu("Time Display Format");
+        ToggleGroup formats = new ToggleGroup();
+        for (TimeFormat f : TimeFormat.values()) {
+            RadioMenuItem r = new RadioMenuItem(f.title());
+            r.setToggleGroup(formats);
+            r.setUserData(f);
+            r.setAccelerator(KeyCombination.keyCombination("Shortcut+Alt+" + timeFormatKey(f)));
+            r.setSelected(vm.packetList().timeFormat().get() == f);
+            r.setOnAction(e -> vm.packetList().timeFormat().set(f));
+            timeFormats.getItems().add(r);
+        }
+        vm.packetList().timeFormat().addListener((o, was, now) -> formats.getToggles().forEach(t ->
+                t.setSelected(t.getUserData() == now)));
+        MenuItem coloring = item("Colouring Rules…", null, this::editColoringRules);
+        Menu view = new Menu("View", null, timeFormats, item("Column Preferences…", null, this::showPreferences),
+                new SeparatorMenuItem(), item("Go to Display Filter", "Shortcut+Slash", filterBar::focusText), coloring,
+                new SeparatorMenuItem(), item("Ladder: Zoom In", "Shortcut+Plus", () -> vm.ladder().zoomIn()),
+                item("Ladder: Zoom Out", "Shortcut+Minus", () -> vm.ladder().zoomOut()));
+
+        // Go
+        Menu go = new Menu("Go", null,
+                item("Go to Packet…", "Shortcut+G", goToBar::show),
+                item("Next Packet", "Shortcut+Down", () -> vm.goToNeighbour(true)),
+                item("Previous Packet", "Shortcut+Up", () -> vm.goToNeighbour(false)),
+                item("Next Packet in Conversation", "Shortcut+Period", () -> vm.goToConversationNeighbour(true)),
+                item("Previous Packet in Conversation", "Shortcut+Comma", () -> vm.goToConversationNeighbour(false)),
+                item("First Packet", "Shortcut+Home", () -> vm.goToEdge(false)),
+                item("Last Packet", "Shortcut+End", () -> vm.goToEdge(true)));
+
+        MenuItem startCapture = item("Live Capture…", "Shortcut+K", () -> showTab("Capture"));
+        MenuItem stopCapture = item("Stop Capture", "Shortcut+E", () -> vm.live().stop());
         stopCapture.disableProperty().bind(vm.capturing().not());
         Menu capture = new Menu("Capture", null, startCapture, stopCapture);
-        Menu view = new Menu("View", null, focusFilter, coloring, new SeparatorMenuItem(), ladderIn, ladderOut);
 
-        MenuItem applyFilter = new MenuItem("Apply Selected Field as Filter");
-        applyFilter.setOnAction(e -> vm.filterBar().apply(vm.details().filterFor(vm.details().selectedNode().get())));
-        MenuItem prepareFilter = new MenuItem("Prepare Selected Field as Filter");
-        prepareFilter.setOnAction(e -> vm.filterBar().prepare(vm.details().filterFor(vm.details().selectedNode().get())));
-        MenuItem applyColumn = new MenuItem("Apply Selected Field as Column");
-        applyColumn.setOnAction(e -> applyAsColumn(vm.details().selectedNode().get()));
+        MenuItem applyFilter = item("Apply Selected Field as Filter", null,
+                () -> vm.filterBar().apply(vm.details().filterFor(vm.details().selectedNode().get())));
+        MenuItem prepareFilter = item("Prepare Selected Field as Filter", null,
+                () -> vm.filterBar().prepare(vm.details().filterFor(vm.details().selectedNode().get())));
+        MenuItem applyColumn = item("Apply Selected Field as Column", "Shortcut+Shift+I",
+                () -> applyAsColumn(vm.details().selectedNode().get()));
         applyFilter.disableProperty().bind(vm.details().selectedNode().isNull());
         prepareFilter.disableProperty().bind(vm.details().selectedNode().isNull());
         applyColumn.disableProperty().bind(vm.details().selectedNode().isNull());
-        MenuItem showLadder = new MenuItem("Ladder Diagram");
-        showLadder.setOnAction(e -> showTab("Ladder"));
-        MenuItem showFindings = new MenuItem("Findings");
-        showFindings.setOnAction(e -> showTab("Findings"));
-        MenuItem showCharts = new MenuItem("Charts");
-        showCharts.setOnAction(e -> showTab("Charts"));
-        MenuItem showDiagnosis = new MenuItem("Diagnosis of the Conversation");
-        showDiagnosis.setOnAction(e -> showTab("Conversations"));
+        MenuItem follow = item("RDMA QP Conversation", "Shortcut+Alt+Shift+R", this::showFollow);
+        follow.disableProperty().bind(noFrame.or(vm.analysis().isNull()));
         Menu analyze = new Menu("Analyze", null, applyFilter, prepareFilter, applyColumn, new SeparatorMenuItem(),
-                showDiagnosis, showLadder, showFindings, showCharts);
+                new Menu("Follow", null, follow), new SeparatorMenuItem(),
+                item("Diagnosis of the Conversation", null, () -> showTab("Conversations")),
+                item("Ladder Diagram", null, () -> showTab("Ladder")),
+                item("Findings", null, () -> showTab("Findings")),
+                item("Charts", null, () -> showTab("Charts")));
 
-        MenuItem about = new MenuItem("About rdmascope");
-        about.setOnAction(e -> {
+        MenuItem properties = item("Capture File Properties", "Shortcut+Alt+Shift+C", this::showCaptureProperties);
+        Menu statistics = new Menu("Statistics", null, properties,
+                item("Protocol Hierarchy", null, () -> showTraffic("Protocol Hierarchy")),
+                item("Conversations", null, () -> showTraffic("Conversations")),
+                item("Endpoints", null, () -> showTraffic("Endpoints")),
+                item("I/O Graph", null, this::showIoGraph), new SeparatorMenuItem(),
+                item("RDMA Conversations (Flows)", null, this::showRdmaConversations),
+                item("RDMA Messages", null, this::showRdmaMessages),
+                item("RDMA Service Response Time", null, this::showServiceResponseTime));
+        for (MenuItem m : statistics.getItems()) {
+            m.disableProperty().bind(noFile);
+        }
+
+        MenuItem about = item("About rdmascope", null, () -> {
             Alert a = new Alert(Alert.AlertType.INFORMATION,
                     "rdmascope: a Wireshark-like analyzer for InfiniBand, RoCEv1 and RoCEv2.\n"
                             + "Display filters use Wireshark's field names; see docs/filters.md and docs/gui.md.");
@@ -281,9 +377,140 @@ public final class MainView extends BorderPane {
             a.show();
         });
         Menu help = new Menu("Help", null, about);
-        MenuBar bar = new MenuBar(file, view, capture, analyze, help);
+        MenuBar bar = new MenuBar(file, edit, view, go, capture, analyze, statistics, help);
         bar.setId("menuBar");
         return bar;
+    }
+
+    /** Wireshark's Ctrl+Alt+digit for each time format (its Year/Day-of-year formats, 2 and 9, are not offered). */
+    private static String timeFormatKey(TimeFormat f) {
+        return switch (f) {
+            case DATE_AND_TIME -> "1";
+            case TIME_OF_DAY -> "3";
+            case EPOCH -> "4";
+            case RELATIVE -> "5";
+            case DELTA -> "6";
+            case DELTA_DISPLAYED -> "7";
+            case UTC_DATE_AND_TIME -> "8";
+            case UTC_TIME_OF_DAY -> "0";
+        };
+    }
+
+    private void copy(String text) {
+        if (text != null) {
+            ClipboardContent c = new ClipboardContent();
+            c.putString(text);
+            Clipboard.getSystemClipboard().setContent(c);
+        }
+    }
+
+    // ---- secondary windows ----------------------------------------------------------------------------
+
+    private String titled(String what) {
+        Path f = vm.file().get();
+        return what + " · " + (f == null ? "rdmascope" : f.getFileName());
+    }
+
+    /** Edit → Preferences / View → Column Preferences. */
+    public Stage showPreferences() {
+        return Windows.show(window(), "Preferences", new PreferencesView(vm.packetList()), 760, 460);
+    }
+
+    /** File → Export Specified Packets. */
+    public Stage showExportPackets() {
+        Stage[] stage = new Stage[1];
+        stage[0] = Windows.show(window(), "Export Specified Packets",
+                new ExportPacketsView(vm, () -> stage[0].close()), 560, 300);
+        return stage[0];
+    }
+
+    private void exportDissectionsDialog(MainViewModel.DissectionFormat format) {
+        FileChooser c = chooser("Export Packet Dissections");
+        String ext = switch (format) {
+            case TEXT -> "txt";
+            case CSV -> "csv";
+            case JSON -> "json";
+        };
+        c.getExtensionFilters().add(new FileChooser.ExtensionFilter(ext.toUpperCase(java.util.Locale.ROOT), "*." + ext));
+        File f = c.showSaveDialog(window());
+        if (f != null) {
+            vm.exportDissections(f.toPath(), format, (n, e) -> {
+                if (e != null) {
+                    Alert a = new Alert(Alert.AlertType.ERROR, "Could not export: " + e.getMessage());
+                    a.initOwner(window());
+                    a.show();
+                }
+            });
+        }
+    }
+
+    /** Statistics → Capture File Properties. */
+    public Stage showCaptureProperties() {
+        return Windows.show(window(), titled("Capture File Properties"),
+                StatisticsViews.properties(vm.captureProperties()), 760, 520);
+    }
+
+    /** Statistics → Protocol Hierarchy, Conversations or Endpoints: counted in the background, then shown. */
+    public void showTraffic(String which) {
+        vm.trafficStatistics(r -> {
+            if (r == null) {
+                return;
+            }
+            switch (which) {
+                case "Protocol Hierarchy" -> Windows.show(window(), titled("Protocol Hierarchy"),
+                        StatisticsViews.protocolHierarchy(r), 760, 420);
+                case "Endpoints" -> Windows.show(window(), titled("Endpoints"), StatisticsViews.endpoints(r), 900, 420);
+                default -> {
+                    // Wireshark's Conversations window: a tab per kind; here addresses and RDMA queue pairs
+                    ConversationsView rdma = new ConversationsView(vm.conversations(), vm.filterBar()::apply, true);
+                    TabPane kinds = new TabPane(new Tab("Addresses", StatisticsViews.conversations(r)),
+                            new Tab("RDMA QP", rdma));
+                    kinds.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
+                    kinds.setId("conversationKinds");
+                    Windows.show(window(), titled("Conversations"), new BorderPane(kinds), 1380, 480);
+                }
+            }
+        });
+    }
+
+    /** Statistics → RDMA Conversations (Flows): every statistic of `rdmascope flows`, wide. */
+    public Stage showRdmaConversations() {
+        return Windows.show(window(), titled("RDMA Conversations"),
+                new ConversationsView(vm.conversations(), vm.filterBar()::apply, true), 1380, 420);
+    }
+
+    /** Statistics → RDMA Messages: the messages table with every column. */
+    public Stage showRdmaMessages() {
+        return Windows.show(window(), titled("RDMA Messages"),
+                new MessagesView(vm.messages(), vm.conversations().selected(), true), 1280, 560);
+    }
+
+    /** Statistics → I/O Graph: frames or bits per interval in a window of its own (the charts package). */
+    public Stage showIoGraph() {
+        return io.rdmascope.gui.charts.IoGraphView.open(vm, window());
+    }
+
+    /** Statistics → RDMA Service Response Time. */
+    public Stage showServiceResponseTime() {
+        return Windows.show(window(), titled("RDMA Service Response Time"),
+                StatisticsViews.serviceResponseTime(vm.serviceResponseTime()), 760, 300);
+    }
+
+    /** Analyze → Follow → RDMA QP Conversation of the selected frame; null when it belongs to none. */
+    public Stage showFollow() {
+        FollowViewModel.Stream stream = vm.follow();
+        if (stream == null) {
+            Alert a = new Alert(Alert.AlertType.INFORMATION, "Frame " + vm.selection().current().get()
+                    + " belongs to no RDMA conversation the replay found.");
+            a.initOwner(window());
+            if (!Boolean.getBoolean("rdmascope.gui.noDialogs")) {
+                a.show();
+            }
+            return null;
+        }
+        return Windows.show(window(), "Follow RDMA QP Conversation " + stream.conversation() + " · "
+                + (vm.file().get() == null ? "rdmascope" : vm.file().get().getFileName()),
+                new FollowView(stream, vm.selection()::select), 1000, 640);
     }
 
     private void rebuildRecent() {

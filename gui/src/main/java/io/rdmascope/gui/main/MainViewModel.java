@@ -24,6 +24,18 @@ import io.rdmascope.gui.model.FrameIndex;
 import io.rdmascope.gui.model.FrameSelection;
 import io.rdmascope.gui.model.LiveCaptures;
 import io.rdmascope.gui.model.Settings;
+import io.rdmascope.gui.model.CaptureInfo;
+import io.rdmascope.gui.model.FrameDecoder;
+import io.rdmascope.gui.model.PacketRange;
+import io.rdmascope.gui.model.PacketRow;
+import io.rdmascope.gui.model.PacketTexts;
+import io.rdmascope.gui.model.TimeFormat;
+import io.rdmascope.gui.find.FindViewModel;
+import io.rdmascope.gui.follow.FollowViewModel;
+import io.rdmascope.gui.statistics.CaptureProperties;
+import io.rdmascope.gui.statistics.ServiceResponseTime;
+import io.rdmascope.gui.statistics.TrafficStatistics;
+import io.rdmascope.dissect.Dissection;
 import io.rdmascope.gui.packetlist.PacketListViewModel;
 import io.rdmascope.gui.util.AppExecutors;
 import io.rdmascope.gui.util.Job;
@@ -64,6 +76,14 @@ import java.util.Map;
 public final class MainViewModel {
     static final int RECENT = 10;
     private static final String RECENT_KEY = "recent.files";
+    static final String COLUMNS_KEY = "packetlist.columns";
+    static final String TIME_FORMAT_KEY = "packetlist.timeFormat";
+
+    /** Which frames File → Export Specified Packets writes (Wireshark's "Packet Range"). */
+    public enum ExportScope { ALL, DISPLAYED, MARKED, RANGE }
+
+    /** Export Packet Dissections' formats. */
+    public enum DissectionFormat { TEXT, CSV, JSON }
 
     /** How long the last open took, for the status line and the measurements in docs/gui.md. */
     public record Timings(long firstRowsNanos, long indexNanos, long replayNanos, int frames) {
@@ -84,6 +104,7 @@ public final class MainViewModel {
     private final LadderViewModel ladder;
     private final ChartsViewModel charts;
     private final ColoringRulesViewModel coloring;
+    private final FindViewModel find;
 
     private final ReadOnlyObjectWrapper<Path> file = new ReadOnlyObjectWrapper<>(this, "file");
     private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper(this, "title", "rdmascope");
@@ -128,9 +149,12 @@ public final class MainViewModel {
         diagnosis.conversation().bind(conversations.selected());
         this.ladder = new LadderViewModel(exec, selection, conversations.selected());
         this.charts = new ChartsViewModel(exec);
+        charts.useSelection(selection); // a click on a chart point selects its frame
         this.coloring = new ColoringRulesViewModel(compiler, settings, packetList::setColoring);
         coloring.apply();
         this.live = new LiveCaptureViewModel(exec, liveCaptures, this);
+        this.find = new FindViewModel(exec, compiler, packetList);
+        restorePreferences();
         recentFiles.setAll(settings.list(RECENT_KEY));
         packetList.rows().addListener((javafx.collections.ListChangeListener<Integer>) c -> updateStatus());
     }
@@ -187,6 +211,14 @@ public final class MainViewModel {
 
     public LiveCaptureViewModel live() {
         return live;
+    }
+
+    public FindViewModel find() {
+        return find;
+    }
+
+    public Settings settings() {
+        return settings;
     }
 
     /** True while a live capture runs. */
@@ -327,6 +359,7 @@ public final class MainViewModel {
         IOException failure = null;
         long lastReport = 0;
         boolean stopAsked = false;
+        target.setInfo(CaptureInfo.live());
         try (session) {
             session.start();
             while (true) {
@@ -517,24 +550,7 @@ public final class MainViewModel {
      * background; {@code done} runs on the UI executor with the number written, or the error.
      */
     public void saveDisplayed(Path target, java.util.function.BiConsumer<Integer, Exception> done) {
-        if (index == null) {
-            done.accept(0, new IOException("no capture is open"));
-            return;
-        }
-        int[] frames = packetList.displayedFrames();
-        FrameIndex source = index;
-        String name = file.get() == null ? "capture" : file.get().getFileName().toString();
-        exec.background().execute(() -> {
-            try {
-                int n = writePcapng(source, frames, target, name);
-                exec.ui().execute(() -> {
-                    status.set(String.format(Locale.ROOT, "Saved %,d frames to %s", n, target.getFileName()));
-                    done.accept(n, null);
-                });
-            } catch (IOException | RuntimeException e) {
-                exec.ui().execute(() -> done.accept(0, e));
-            }
-        });
+        exportPackets(target, packetList.displayedFrames(), done);
     }
 
     /** Writes {@code frames} of {@code source} to a pcapng file; one interface per (interface, link type) seen. */
@@ -559,6 +575,305 @@ public final class MainViewModel {
             }
             return frames.length;
         }
+    }
+
+    // ---- preferences ------------------------------------------------------------------------------------
+
+    /** Column arrangement and time format as saved (View → Column Preferences, Time Display Format). */
+    private void restorePreferences() {
+        if (settings.has(COLUMNS_KEY)) {
+            List<PacketListViewModel.ColumnSpec> saved = new ArrayList<>();
+            for (String line : settings.list(COLUMNS_KEY)) {
+                PacketListViewModel.ColumnSpec c = PacketListViewModel.ColumnSpec.decode(line);
+                if (c != null) {
+                    saved.add(c);
+                }
+            }
+            packetList.restoreColumns(saved);
+        }
+        try {
+            packetList.timeFormat().set(TimeFormat.valueOf(settings.get(TIME_FORMAT_KEY, TimeFormat.RELATIVE.name())));
+        } catch (IllegalArgumentException e) {
+            packetList.timeFormat().set(TimeFormat.RELATIVE);
+        }
+        packetList.columns().addListener((javafx.collections.ListChangeListener<PacketListViewModel.ColumnSpec>) c ->
+                settings.putList(COLUMNS_KEY, packetList.columns().stream().map(PacketListViewModel.ColumnSpec::encode).toList()));
+        packetList.timeFormat().addListener((o, was, now) -> settings.put(TIME_FORMAT_KEY, now.name()));
+    }
+
+    // ---- Go -----------------------------------------------------------------------------------------
+
+    /**
+     * Go → Go to Packet (Ctrl+G): selects frame {@code number}; returns why it cannot (no such
+     * frame, or the display filter hides it), or null when done.
+     */
+    public String goToPacket(int number) {
+        if (index == null || number < 1 || number > index.count()) {
+            return String.format(Locale.ROOT, "There is no frame %d (the capture has %,d)", number,
+                    index == null ? 0 : index.count());
+        }
+        if (packetList.rowOf(number) < 0) {
+            return "Frame " + number + " is hidden by the display filter";
+        }
+        selection.select(number);
+        return null;
+    }
+
+    /** Go → First Packet / Last Packet (Ctrl+Home / Ctrl+End): the first or last row shown. */
+    public void goToEdge(boolean last) {
+        int n = packetList.rows().size();
+        if (n > 0) {
+            selection.select(packetList.rows().frameAt(last ? n - 1 : 0));
+        }
+    }
+
+    /** Go → Next / Previous Packet (Down / Up in the list, from the menu). */
+    public void goToNeighbour(boolean forward) {
+        int now = selection.current().get();
+        int r = packetList.rowOf(now);
+        int n = packetList.rows().size();
+        if (n == 0) {
+            return;
+        }
+        int next = r < 0 ? 0 : Math.max(0, Math.min(n - 1, r + (forward ? 1 : -1)));
+        selection.select(packetList.rows().frameAt(next));
+    }
+
+    /**
+     * Go → Next / Previous Packet in Conversation (Ctrl+. / Ctrl+,): the next shown frame of the
+     * selected frame's QP conversation (the replay's placement); false when the frame has none.
+     */
+    public boolean goToConversationNeighbour(boolean forward) {
+        CaptureAnalysis a = analysis.get();
+        int now = selection.current().get();
+        String conversation = a == null ? null : a.conversationOf(now);
+        if (conversation == null) {
+            return false;
+        }
+        int next = packetList.nextShown(now, forward, f -> conversation.equals(a.conversationOf(f)));
+        if (next != 0 && next != now) {
+            selection.select(next);
+        }
+        return next != 0;
+    }
+
+    /** Go → Next / Previous Mark (Ctrl+Shift+N / Ctrl+Shift+B). */
+    public void goToMark(boolean forward) {
+        int next = packetList.nextMarked(selection.current().get(), forward);
+        if (next != 0) {
+            selection.select(next);
+        }
+    }
+
+    // ---- Edit → Copy ------------------------------------------------------------------------------------
+
+    /** What Edit → Copy puts on the clipboard for the selected frame, or null when none is selected. */
+    public String copyText(DissectionFormat format) {
+        int n = selection.current().get();
+        if (index == null || n < 1 || n > index.count()) {
+            return null;
+        }
+        Dissection d = new FrameDecoder(index, chain).dissect(n);
+        return switch (format) {
+            case TEXT -> PacketTexts.summary(packetList.row(n));
+            case JSON -> PacketTexts.json(d);
+            case CSV -> PacketTexts.csv(rowValues(packetList.row(n)));
+        };
+    }
+
+    /** The selected frame's bytes as {@code tshark -x} prints them, or null. */
+    public String copyHexDump() {
+        int n = selection.current().get();
+        if (index == null || n < 1 || n > index.count()) {
+            return null;
+        }
+        return PacketTexts.hexDump(index.frame(n));
+    }
+
+    private List<String> rowValues(PacketRow r) {
+        List<String> out = new ArrayList<>();
+        for (PacketListViewModel.ColumnSpec c : packetList.columns()) {
+            if (!c.visible()) {
+                continue;
+            }
+            PacketListViewModel.Column b = c.builtIn();
+            if (b == null) {
+                int at = 0;
+                for (PacketListViewModel.ExtraColumn e : packetList.extraColumns()) {
+                    if (e.field().equals(c.field())) {
+                        break;
+                    }
+                    at++;
+                }
+                out.add(at < r.extra().size() ? r.extra().get(at) : "");
+                continue;
+            }
+            out.add(switch (b) {
+                case NUMBER -> Integer.toString(r.number());
+                case TIME -> r.time();
+                case SOURCE -> r.source();
+                case DESTINATION -> r.destination();
+                case PROTOCOL -> r.protocol();
+                case LENGTH -> Integer.toString(r.length());
+                case INFO -> r.info();
+            });
+        }
+        return out;
+    }
+
+    private List<String> columnTitles() {
+        return packetList.columns().stream().filter(PacketListViewModel.ColumnSpec::visible)
+                .map(PacketListViewModel.ColumnSpec::title).toList();
+    }
+
+    // ---- File → Export ------------------------------------------------------------------------------------
+
+    /**
+     * The frames an export writes, in capture order.
+     *
+     * @throws IllegalArgumentException for a range that does not parse
+     */
+    public int[] framesFor(ExportScope scope, String range) {
+        if (index == null) {
+            return new int[0];
+        }
+        return switch (scope) {
+            case ALL -> java.util.stream.IntStream.rangeClosed(1, index.count()).toArray();
+            case DISPLAYED -> packetList.displayedFrames();
+            case MARKED -> packetList.markedFrames();
+            case RANGE -> PacketRange.parse(range, index.count()).stream().toArray();
+        };
+    }
+
+    /**
+     * File → Export Specified Packets: writes {@code frames} as pcapng through the capture module's
+     * {@link PcapngWriter}, in the background; {@code done} gets the count or the error on the UI thread.
+     */
+    public void exportPackets(Path target, int[] frames, java.util.function.BiConsumer<Integer, Exception> done) {
+        if (index == null) {
+            done.accept(0, new IOException("no capture is open"));
+            return;
+        }
+        FrameIndex source = index;
+        String name = file.get() == null ? "capture" : file.get().getFileName().toString();
+        exec.background().execute(() -> {
+            try {
+                int n = writePcapng(source, frames, target, name);
+                exec.ui().execute(() -> {
+                    status.set(String.format(Locale.ROOT, "Exported %,d frames to %s", n, target.getFileName()));
+                    done.accept(n, null);
+                });
+            } catch (IOException | RuntimeException e) {
+                exec.ui().execute(() -> done.accept(0, e));
+            }
+        });
+    }
+
+    /**
+     * File → Export Packet Dissections: the displayed frames as plain text (summary line and detail
+     * tree per packet), CSV (the shown columns, as Wireshark's "As CSV") or JSON (tshark's
+     * {@code -T json} array). Row texts are made on the UI thread (the list's row cache belongs to
+     * it); the trees and the file in the background.
+     */
+    public void exportDissections(Path target, DissectionFormat format, java.util.function.BiConsumer<Integer, Exception> done) {
+        if (index == null) {
+            done.accept(0, new IOException("no capture is open"));
+            return;
+        }
+        int[] frames = packetList.displayedFrames();
+        List<PacketRow> rows = new ArrayList<>(frames.length);
+        for (int f : frames) {
+            rows.add(format == DissectionFormat.JSON ? null : packetList.row(f));
+        }
+        List<String> titles = columnTitles();
+        List<List<String>> values = format == DissectionFormat.CSV ? rows.stream().map(this::rowValues).toList() : null;
+        FrameIndex source = index;
+        DissectorChain ch = chain;
+        exec.background().execute(() -> {
+            try (java.io.Writer w = Files.newBufferedWriter(target, java.nio.charset.StandardCharsets.UTF_8)) {
+                FrameDecoder decoder = new FrameDecoder(source, ch);
+                if (format == DissectionFormat.CSV) {
+                    w.write(PacketTexts.csvHeader(titles));
+                    w.write('\n');
+                }
+                if (format == DissectionFormat.JSON) {
+                    w.write("[\n");
+                }
+                for (int i = 0; i < frames.length; i++) {
+                    switch (format) {
+                        case TEXT -> {
+                            w.write(PacketTexts.text(rows.get(i), decoder.dissect(frames[i])));
+                            w.write('\n');
+                        }
+                        case CSV -> {
+                            w.write(PacketTexts.csv(values.get(i)));
+                            w.write('\n');
+                        }
+                        case JSON -> {
+                            w.write(i == 0 ? "" : ",\n");
+                            w.write(PacketTexts.json(decoder.dissect(frames[i])));
+                        }
+                    }
+                }
+                if (format == DissectionFormat.JSON) {
+                    w.write("\n]\n");
+                }
+                exec.ui().execute(() -> {
+                    status.set(String.format(Locale.ROOT, "Exported %,d dissections to %s", frames.length,
+                            target.getFileName()));
+                    done.accept(frames.length, null);
+                });
+            } catch (IOException | RuntimeException e) {
+                exec.ui().execute(() -> done.accept(0, e));
+            }
+        });
+    }
+
+    // ---- Statistics and Follow ----------------------------------------------------------------------------
+
+    /** Statistics → Capture File Properties, from the index (no file is read again). */
+    public List<CaptureProperties.Line> captureProperties() {
+        if (index == null) {
+            return List.of();
+        }
+        long size = 0;
+        Path f = file.get();
+        try {
+            size = f == null ? 0 : Files.size(f);
+        } catch (IOException e) {
+            size = 0;
+        }
+        return CaptureProperties.of(f, size, index, packetList.displayedFrames(), java.time.ZoneId.systemDefault());
+    }
+
+    /**
+     * Protocol hierarchy, conversations and endpoints of every frame, counted in the background;
+     * {@code done} gets the result on the UI thread (null when another capture was opened meanwhile).
+     */
+    public void trafficStatistics(java.util.function.Consumer<TrafficStatistics.Result> done) {
+        if (index == null) {
+            done.accept(null);
+            return;
+        }
+        FrameIndex source = index;
+        int[] frames = java.util.stream.IntStream.rangeClosed(1, source.count()).toArray();
+        Job job = new Job();
+        DissectorChain ch = chain;
+        exec.background().execute(() -> {
+            TrafficStatistics.Result r = TrafficStatistics.compute(source, ch, frames, job);
+            exec.ui().execute(() -> done.accept(source == index ? r : null));
+        });
+    }
+
+    /** Statistics → RDMA Service Response Time, from the replay's messages; empty before the replay ends. */
+    public List<ServiceResponseTime.Row> serviceResponseTime() {
+        CaptureAnalysis a = analysis.get();
+        return a == null ? List.of() : ServiceResponseTime.of(a.messages());
+    }
+
+    /** Follow → RDMA QP Conversation of the selected frame, or null when it belongs to none. */
+    public FollowViewModel.Stream follow() {
+        return FollowViewModel.follow(analysis.get(), index, chain, selection.current().get());
     }
 
     private void updateStatus() {

@@ -21,9 +21,29 @@ public final class MessagesView extends BorderPane {
      * @param selectedConversation the conversation the "only the selected conversation" box follows
      */
     public MessagesView(MessagesViewModel vm, ObservableValue<String> selectedConversation) {
-        table.setId("messagesTable");
+        this(vm, selectedConversation, false);
+    }
+
+    /**
+     * @param full every column (the Statistics window); otherwise those that fit the main
+     *             window's tab: the conversation names the two ends, the first frame is a click away
+     */
+    public MessagesView(MessagesViewModel vm, ObservableValue<String> selectedConversation, boolean full) {
+        table.setId(full ? "messagesTableFull" : "messagesTable");
         table.setPlaceholder(new Label("No messages"));
-        table.getColumns().addAll(java.util.List.of(
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        if (!full) {
+            table.getColumns().addAll(java.util.List.of(
+                    Tables.number("#", 45, r -> r.index() + 1, "%d"),
+                    Tables.text("Conv", 42, Row::conversation),
+                    Tables.text("Kind", 100, Row::kind),
+                    Tables.text("PSN", 120, Row::psns),
+                    Tables.number("Bytes", 70, Row::bytes, "%,d"),
+                    Tables.number("Frames", 52, Row::frameCount, "%d"),
+                    Tables.number("Latency (µs)", 88, Row::latencyMicros, "%.3f"),
+                    Tables.text("Status", 75, Row::status)));
+        } else {
+            table.getColumns().addAll(java.util.List.of(
                 Tables.number("#", 50, r -> r.index() + 1, "%d"),
                 Tables.text("Conv", 45, Row::conversation),
                 Tables.text("Kind", 110, Row::kind),
@@ -38,6 +58,7 @@ public final class MessagesView extends BorderPane {
                 Tables.number("Completion", 80, Row::completionFrame, "%d"),
                 Tables.number("Latency (µs)", 90, Row::latencyMicros, "%.3f"),
                 Tables.text("Status", 80, Row::status)));
+        }
         table.setItems(vm.rows());
         table.getSelectionModel().selectedItemProperty().addListener((o, was, now) -> vm.choose(now));
 

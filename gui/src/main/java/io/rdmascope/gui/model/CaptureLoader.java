@@ -79,6 +79,10 @@ public final class CaptureLoader {
                     break;
                 }
                 index.append(f);
+                if (index.count() == 1) {
+                    // a pcapng reader knows its first interface's if_tsresol once a frame is read
+                    index.setInfo(CaptureInfo.of(source));
+                }
                 bytesSeen += f.capturedLength() + 16L; // record headers: 16 (pcap) to 32 (pcapng) bytes
                 int n = index.count();
                 if (!firstReported ? n >= FIRST_BATCH : (n & 1023) == 0 && System.nanoTime() - lastReport >= REPORT_NANOS) {
@@ -93,6 +97,7 @@ public final class CaptureLoader {
         } catch (RuntimeException e) {
             error = new IOException(e.getMessage() == null ? e.toString() : e.getMessage(), e);
         } finally {
+            index.setInfo(CaptureInfo.of(source)); // every interface the file declared is known now
             index.markComplete();
         }
         progress.update(index.count(), 1.0);

@@ -3,7 +3,6 @@ package io.rdmascope.gui.model;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
-import io.rdmascope.text.AsciiSink;
 
 /**
  * Dissects single frames of an index on demand, as the packet list and the detail pane need them
@@ -45,11 +44,11 @@ public final class FrameDecoder {
         return d;
     }
 
-    /** Time column text: seconds since the first frame with microseconds, as {@code rdmascope dissect} prints it. */
-    public static String relativeTime(long nanos) {
-        AsciiSink sink = new AsciiSink(24);
-        sink.appendSeconds(nanos);
-        String t = sink.toString();
-        return t.substring(0, t.length() - 3);
+    /**
+     * Time column text: seconds since the first frame with the capture's precision ({@code digits}
+     * fraction digits, truncated), as tshark's default {@code -t r} prints it.
+     */
+    public static String relativeTime(long nanos, int digits) {
+        return TimeFormat.RELATIVE.format(nanos, 0, digits, java.time.ZoneOffset.UTC);
     }
 }

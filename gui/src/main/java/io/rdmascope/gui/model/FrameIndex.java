@@ -40,6 +40,8 @@ public final class FrameIndex {
     private long copiedBytes;
     private volatile int count;
     private volatile boolean complete;
+    private volatile CaptureInfo info;
+    private volatile boolean subMicrosecondTimes;
 
     /** Frames indexed so far; frames 1..count() can be read. */
     public int count() {
@@ -54,6 +56,26 @@ public final class FrameIndex {
     /** Marks the index finished: no more frames will come. */
     public void markComplete() {
         complete = true;
+    }
+
+    /** The file's format and timestamp precision, once the loader has read them; null before. */
+    public CaptureInfo info() {
+        return info;
+    }
+
+    public void setInfo(CaptureInfo info) {
+        this.info = info;
+    }
+
+    /**
+     * Fraction digits the Time column shows: the file's precision, or 9 when any frame's time has
+     * digits below a microsecond (a source that does not say its precision, such as a stream
+     * whose header promised less than it holds).
+     */
+    public int timeDigits() {
+        CaptureInfo i = info;
+        int declared = i == null ? CaptureInfo.MICROSECONDS : i.timeDigits();
+        return subMicrosecondTimes ? Math.max(declared, CaptureInfo.NANOSECONDS) : declared;
     }
 
     /** Bytes copied into blocks (frames that did not point into a mapping). */
@@ -79,6 +101,9 @@ public final class FrameIndex {
             links[chunk] = new int[CHUNK];
         }
         int i = n & MASK;
+        if (!subMicrosecondTimes && f.timeNanos() % 1_000 != 0) {
+            subMicrosecondTimes = true;
+        }
         times[chunk][i] = f.timeNanos();
         captured[chunk][i] = f.capturedLength();
         wire[chunk][i] = f.wireLength();
@@ -160,6 +185,13 @@ public final class FrameIndex {
         check(number);
         int n = number - 1;
         return wire[n >>> CHUNK_BITS][n & MASK];
+    }
+
+    /** The frame's link type (LINKTYPE_ value). */
+    public int linkType(int number) {
+        check(number);
+        int n = number - 1;
+        return links[n >>> CHUNK_BITS][n & MASK] & 0xFFFF;
     }
 
     public int capturedLength(int number) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * Makes packet-list rows on demand, for the rows on screen only, and keeps the last few thousand:
@@ -21,6 +22,7 @@ public final class RowTexts {
     private static final int CACHE = 4096;
 
     private final FrameDecoder decoder;
+    private final IntFunction<String> timeText;
     private final List<FieldRegistry.Entry> columns;
     private final List<FrameFilter> coloring;
     private final AsciiSink sink = new AsciiSink(256);
@@ -37,7 +39,19 @@ public final class RowTexts {
      *                 broken rule that never matches
      */
     public RowTexts(FrameDecoder decoder, List<FieldRegistry.Entry> columns, List<FrameFilter> coloring) {
+        this(decoder, n -> FrameDecoder.relativeTime(decoder.index().timeNanos(n) - decoder.index().firstTimeNanos(),
+                decoder.index().timeDigits()),
+                columns, coloring);
+    }
+
+    /**
+     * @param timeText the Time column's text of a frame number (the display format, precision and
+     *                 time references are the packet list's)
+     */
+    public RowTexts(FrameDecoder decoder, IntFunction<String> timeText, List<FieldRegistry.Entry> columns,
+                    List<FrameFilter> coloring) {
         this.decoder = decoder;
+        this.timeText = timeText;
         this.columns = List.copyOf(columns);
         this.coloring = new ArrayList<>(coloring);
     }
@@ -64,7 +78,7 @@ public final class RowTexts {
     private PacketRow make(int number) {
         Dissection d = decoder.dissect(number);
         PacketSummary.Columns c = PacketSummary.of(d);
-        String time = FrameDecoder.relativeTime(d.frame().timeNanos() - decoder.index().firstTimeNanos());
+        String time = timeText.apply(number);
         List<String> extra = columns.isEmpty() ? List.of() : new ArrayList<>(columns.size());
         for (FieldRegistry.Entry e : columns) {
             extra.add(fieldText(e, d));

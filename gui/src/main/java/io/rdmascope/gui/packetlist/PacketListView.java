@@ -2,6 +2,8 @@ package io.rdmascope.gui.packetlist;
 
 import io.rdmascope.gui.model.ColoringRule;
 import io.rdmascope.gui.model.PacketRow;
+import io.rdmascope.gui.model.RowColours;
+import io.rdmascope.gui.packetlist.PacketListViewModel.ColumnSpec;
 import io.rdmascope.gui.packetlist.PacketListViewModel.Column;
 import io.rdmascope.gui.packetlist.PacketListViewModel.ExtraColumn;
 import io.rdmascope.gui.packetlist.PacketListViewModel.SortKey;
@@ -21,7 +23,9 @@ import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.FlowPane;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -33,8 +37,9 @@ public final class PacketListView extends BorderPane {
     private final PacketListViewModel vm;
     private final TableView<Integer> table = new TableView<>();
     private final FlowPane legend = new FlowPane(6, 4);
-    private final List<TableColumn<Integer, ?>> builtIn = new ArrayList<>();
+    private final Map<Column, TableColumn<Integer, String>> builtIn = new EnumMap<>(Column.class);
     private boolean syncing;
+    private boolean syncingColumns;
     private Runnable onLegendClicked = () -> { };
 
     public PacketListView(PacketListViewModel vm) {
@@ -45,17 +50,31 @@ public final class PacketListView extends BorderPane {
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         table.setFixedCellSize(22);
         table.setPlaceholder(new Label("No frames"));
-        table.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
+        // Info (last unless moved) takes the width the others leave: no horizontal scrolling for a long Info
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
 
-        builtIn.add(column(Column.NUMBER, 60, r -> Integer.toString(r.number()), true));
-        builtIn.add(column(Column.TIME, 85, PacketRow::time, true));
-        builtIn.add(column(Column.SOURCE, 110, PacketRow::source, false));
-        builtIn.add(column(Column.DESTINATION, 110, PacketRow::destination, false));
-        builtIn.add(column(Column.PROTOCOL, 70, PacketRow::protocol, false));
-        builtIn.add(column(Column.LENGTH, 60, r -> Integer.toString(r.length()), true));
-        builtIn.add(column(Column.INFO, 520, PacketRow::info, false));
-        table.getColumns().setAll(builtIn);
-        vm.extraColumns().addListener((ListChangeListener<ExtraColumn>) c -> rebuildExtraColumns());
+        for (Column c : Column.values()) {
+            builtIn.put(c, column(c, c == Column.NUMBER || c == Column.TIME || c == Column.LENGTH));
+        }
+        rebuildColumns();
+        vm.extraColumns().addListener((ListChangeListener<ExtraColumn>) c -> rebuildColumns());
+        vm.columns().addListener((ListChangeListener<ColumnSpec>) c -> {
+            if (!syncingColumns) {
+                rebuildColumns();
+            }
+        });
+        // the user dragged a header to another place: keep the order in the view model (and the settings)
+        table.getColumns().addListener((ListChangeListener<TableColumn<Integer, ?>>) c -> {
+            if (syncingColumns) {
+                return;
+            }
+            syncingColumns = true;
+            try {
+                vm.reorderVisible(table.getColumns().stream().map(PacketListView::keyOf).toList());
+            } finally {
+                syncingColumns = false;
+            }
+        });
 
         table.setRowFactory(t -> new ColouredRow());
         table.setSortPolicy(t -> {
@@ -96,6 +115,13 @@ public final class PacketListView extends BorderPane {
             }
         });
         vm.textRevision().addListener((o, was, now) -> table.refresh());
+        // widths to content, as Wireshark sizes its columns when a capture opens or the time format changes
+        vm.totalFrames().addListener((o, was, now) -> {
+            if (was.intValue() == 0 && now.intValue() > 0) { // the first rows of a newly opened capture
+                Platform.runLater(this::fitColumnsToContent);
+            }
+        });
+        vm.timeFormat().addListener((o, was, now) -> Platform.runLater(this::fitColumnsToContent));
 
         legend.getStyleClass().add("coloring-legend");
         legend.setAlignment(Pos.CENTER_LEFT);
@@ -110,48 +136,149 @@ public final class PacketListView extends BorderPane {
         return table;
     }
 
+    /** Rows sampled from the top of the list when widths are fitted to content. */
+    private static final int FIT_SAMPLE = 200;
+    /** Cell padding and a little air around the text. */
+    private static final double FIT_PADDING = 18;
+
+    /**
+     * Sizes every shown column except the last (Info, which takes the rest) to the wider of its
+     * title and its text in the first rows, as Wireshark does.
+     */
+    public void fitColumnsToContent() {
+        List<TableColumn<Integer, ?>> cols = table.getColumns();
+        if (cols.isEmpty() || vm.index() == null) {
+            return;
+        }
+        javafx.scene.text.Text probe = new javafx.scene.text.Text();
+        probe.setFont(javafx.scene.text.Font.font(javafx.scene.text.Font.getDefault().getFamily(), 12)); // the stylesheet's size
+        int n = Math.min(vm.rows().size(), FIT_SAMPLE);
+        for (int i = 0; i < cols.size() - 1; i++) {
+            TableColumn<Integer, ?> col = cols.get(i);
+            double w = io.rdmascope.gui.util.Tables.titleWidth(col.getText()) - FIT_PADDING;
+            for (int r = 0; r < n; r++) {
+                Object v = col.getCellObservableValue(vm.rows().get(r)).getValue();
+                if (v != null) {
+                    probe.setText(v.toString());
+                    w = Math.max(w, probe.getLayoutBounds().getWidth());
+                }
+            }
+            double width = Math.ceil(w + FIT_PADDING);
+            syncingColumns = true;
+            try {
+                col.setPrefWidth(width);
+                vm.setColumnWidth(keyOf(col), width);
+            } finally {
+                syncingColumns = false;
+            }
+        }
+    }
+
     /** What a click on the legend does (the main view opens the colouring-rules editor). */
     public void setOnLegendClicked(Runnable action) {
         onLegendClicked = action;
     }
 
-    private TableColumn<Integer, String> column(Column c, double width, Function<PacketRow, String> text,
-                                                boolean rightAligned) {
+    private TableColumn<Integer, String> column(Column c, boolean rightAligned) {
         TableColumn<Integer, String> col = new TableColumn<>(c.title());
         col.setId("column-" + c.name().toLowerCase(java.util.Locale.ROOT));
         col.setUserData(c);
-        col.setPrefWidth(width);
+        Function<PacketRow, String> text = switch (c) {
+            case NUMBER -> r -> Integer.toString(r.number());
+            case TIME -> PacketRow::time;
+            case SOURCE -> PacketRow::source;
+            case DESTINATION -> PacketRow::destination;
+            case PROTOCOL -> PacketRow::protocol;
+            case LENGTH -> r -> Integer.toString(r.length());
+            case INFO -> PacketRow::info;
+        };
         col.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(text.apply(vm.row(f.getValue()))));
         col.setCellFactory(t -> new TextCell(rightAligned));
+        MenuItem hide = new MenuItem("Hide this column");
+        hide.setOnAction(a -> vm.setColumnVisible(c.name(), false));
+        col.setContextMenu(new ContextMenu(hide));
+        trackWidth(col, c.name());
         return col;
     }
 
-    private void rebuildExtraColumns() {
-        List<TableColumn<Integer, ?>> cols = new ArrayList<>(builtIn);
+    private void trackWidth(TableColumn<Integer, ?> col, String key) {
+        col.widthProperty().addListener((o, was, now) -> {
+            // only a user's drag is a preference; the flexible last column follows the window
+            if (!syncingColumns && col != lastVisible()) {
+                syncingColumns = true;
+                try {
+                    vm.setColumnWidth(key, now.doubleValue());
+                } finally {
+                    syncingColumns = false;
+                }
+            }
+        });
+    }
+
+    private TableColumn<Integer, ?> lastVisible() {
+        List<TableColumn<Integer, ?>> cols = table.getColumns();
+        return cols.isEmpty() ? null : cols.get(cols.size() - 1);
+    }
+
+    private static String keyOf(TableColumn<Integer, ?> col) {
+        if (col.getUserData() instanceof Column c) {
+            return c.name();
+        }
+        return PacketListViewModel.FIELD_KEY + ((ExtraColumn) col.getUserData()).field();
+    }
+
+    /** The table's columns from the view model's arrangement: order, widths, hidden ones left out. */
+    private void rebuildColumns() {
+        List<TableColumn<Integer, ?>> cols = new ArrayList<>();
         List<ExtraColumn> extras = vm.extraColumns();
-        for (int i = 0; i < extras.size(); i++) {
-            ExtraColumn e = extras.get(i);
-            int at = i;
-            TableColumn<Integer, String> col = new TableColumn<>(e.title());
-            col.setUserData(e);
-            col.setPrefWidth(120);
-            col.setCellValueFactory(f -> {
-                PacketRow r = vm.row(f.getValue());
-                return new ReadOnlyObjectWrapper<>(at < r.extra().size() ? r.extra().get(at) : "");
-            });
-            col.setCellFactory(t -> new TextCell(false));
-            MenuItem remove = new MenuItem("Remove this column");
-            remove.setOnAction(a -> vm.removeColumn(e));
-            col.setContextMenu(new ContextMenu(remove));
+        for (ColumnSpec spec : vm.columns()) {
+            if (!spec.visible()) {
+                continue;
+            }
+            TableColumn<Integer, String> col;
+            if (spec.builtIn() != null) {
+                col = builtIn.get(spec.builtIn());
+            } else {
+                int at = -1;
+                for (int i = 0; i < extras.size(); i++) {
+                    if (extras.get(i).field().equals(spec.field())) {
+                        at = i;
+                    }
+                }
+                if (at < 0) {
+                    continue;
+                }
+                col = fieldColumn(extras.get(at), at);
+            }
+            col.setText(spec.title());
+            col.setPrefWidth(spec.width());
             cols.add(col);
         }
         syncing = true;
+        syncingColumns = true;
         try {
             table.getSortOrder().clear();
             table.getColumns().setAll(cols);
         } finally {
             syncing = false;
+            syncingColumns = false;
         }
+    }
+
+    private TableColumn<Integer, String> fieldColumn(ExtraColumn e, int at) {
+        TableColumn<Integer, String> col = new TableColumn<>(e.title());
+        col.setId("column-field-" + e.field());
+        col.setUserData(e);
+        col.setCellValueFactory(f -> {
+            PacketRow r = vm.row(f.getValue());
+            return new ReadOnlyObjectWrapper<>(at < r.extra().size() ? r.extra().get(at) : "");
+        });
+        col.setCellFactory(t -> new TextCell(false));
+        MenuItem remove = new MenuItem("Remove this column");
+        remove.setOnAction(a -> vm.removeColumn(e));
+        col.setContextMenu(new ContextMenu(remove));
+        trackWidth(col, PacketListViewModel.FIELD_KEY + e.field());
+        return col;
     }
 
     private void applySortFromTable() {
@@ -262,7 +389,7 @@ public final class PacketListView extends BorderPane {
         }
     }
 
-    /** A row painted with its colouring rule, except while selected. */
+    /** A row painted with its colouring rule, or as marked, or with the selection's colours while selected. */
     private final class ColouredRow extends TableRow<Integer> {
         ColouredRow() {
             selectedProperty().addListener((o, was, now) -> paint());
@@ -276,13 +403,11 @@ public final class PacketListView extends BorderPane {
 
         private void paint() {
             Integer n = getItem();
-            if (n == null || isEmpty() || isSelected()) {
+            if (n == null || isEmpty()) {
                 setStyle("");
                 return;
             }
-            ColoringRule r = vm.coloringOf(vm.row(n));
-            setStyle(r == null ? "" : "-fx-background: " + r.background() + "; -fx-text-background-color: "
-                    + r.foreground() + ";");
+            setStyle(RowColours.style(RowColours.of(vm.coloringOf(vm.row(n)), vm.isMarked(n), isSelected())));
         }
     }
 }

@@ -11,6 +11,9 @@ import io.rdmascope.gui.model.FrameIndex;
 import io.rdmascope.gui.model.FrameSelection;
 import io.rdmascope.gui.model.PacketRow;
 import io.rdmascope.gui.model.RowTexts;
+import io.rdmascope.gui.model.TimeFormat;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.SimpleObjectProperty;
 import io.rdmascope.gui.util.AppExecutors;
 import io.rdmascope.gui.util.IntSort;
 import io.rdmascope.gui.util.Job;
@@ -30,9 +33,12 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * The packet list: which frames are shown (all, or a display filter's matches), in which order,
@@ -65,6 +71,51 @@ public final class PacketListViewModel {
     public record ExtraColumn(String title, String field) {
     }
 
+    /**
+     * One column of the list as the user arranged it (View → Column Preferences): a built-in column
+     * ({@code key} is the {@link Column}'s name) or a field's ({@code key} is {@value #FIELD_KEY}
+     * and the abbreviation), its title, width in pixels and whether it is shown. The list order is
+     * the on-screen order.
+     */
+    public record ColumnSpec(String key, String title, double width, boolean visible) {
+        /** The built-in column, or null for a field's. */
+        public Column builtIn() {
+            for (Column c : Column.values()) {
+                if (c.name().equals(key)) {
+                    return c;
+                }
+            }
+            return null;
+        }
+
+        /** The field of a field's column, or null. */
+        public String field() {
+            return key.startsWith(FIELD_KEY) ? key.substring(FIELD_KEY.length()) : null;
+        }
+
+        /** One settings line: key, title, width, visible, tab-separated. */
+        public String encode() {
+            return String.join("\t", key, title.replace('\t', ' '), Long.toString(Math.round(width)),
+                    Boolean.toString(visible));
+        }
+
+        /** Reads {@link #encode()}'s line; null when it is not one. */
+        public static ColumnSpec decode(String line) {
+            String[] p = line.split("\t", -1);
+            if (p.length != 4) {
+                return null;
+            }
+            try {
+                return new ColumnSpec(p[0], p[1], Math.max(20, Double.parseDouble(p[2])), Boolean.parseBoolean(p[3]));
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+    }
+
+    /** Prefix of a field column's key. */
+    public static final String FIELD_KEY = "field:";
+
     /** A sort order: a built-in column, or an added column by index (column null), up or down. */
     public record SortKey(Column column, int extraIndex, boolean ascending) {
     }
@@ -74,6 +125,12 @@ public final class PacketListViewModel {
     private final FieldRegistry registry;
     private final FrameRows rows = new FrameRows();
     private final ObservableList<ExtraColumn> extraColumns = FXCollections.observableArrayList();
+    private final ObservableList<ColumnSpec> columns = FXCollections.observableArrayList(defaultColumns());
+    private final ObjectProperty<TimeFormat> timeFormat = new SimpleObjectProperty<>(this, "timeFormat", TimeFormat.RELATIVE);
+    private final TreeSet<Integer> timeReferences = new TreeSet<>();
+    private final BitSet marked = new BitSet();
+    private final ReadOnlyIntegerWrapper markedCount = new ReadOnlyIntegerWrapper(this, "markedCount");
+    private ZoneId zone = ZoneId.systemDefault();
     private final ObservableList<ColoringRule> coloringRules = FXCollections.observableArrayList();
     private final ReadOnlyIntegerWrapper totalFrames = new ReadOnlyIntegerWrapper(this, "totalFrames");
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy");
@@ -90,6 +147,7 @@ public final class PacketListViewModel {
     private List<FrameFilter> coloring = List.of();
     private boolean loading;
     private boolean sortedOrFiltered;
+    private int[] filteredInCaptureOrder; // the filter's matches before any sort; null when every frame is shown
     private int[] inverse; // frame number -> row, for sorted rows; built on demand
     private Job filterJob;
     private Job sortJob;
@@ -102,6 +160,7 @@ public final class PacketListViewModel {
         this.exec = exec;
         this.selection = selection;
         this.registry = registry;
+        timeFormat.addListener((o, was, now) -> refreshTexts());
     }
 
     // ---- state the view binds to ----------------------------------------------------------------
@@ -168,6 +227,10 @@ public final class PacketListViewModel {
         this.loading = true;
         this.inverse = null;
         this.sortedOrFiltered = false;
+        this.filteredInCaptureOrder = null;
+        timeReferences.clear();
+        marked.clear();
+        markedCount.set(0);
         rebuildTexts();
         totalFrames.set(0);
         rows.showAll(0);
@@ -259,9 +322,11 @@ public final class PacketListViewModel {
         if (filter.matchesEverything() && sort == null) {
             sortedOrFiltered = false;
             inverse = null;
+            filteredInCaptureOrder = null;
             busy.set(false);
             activity.set("");
             rows.showAll(index.count());
+            refreshDisplayedDeltas();
             return;
         }
         Job job = new Job();
@@ -293,6 +358,7 @@ public final class PacketListViewModel {
             if (shown == null || job.isCancelled()) {
                 return;
             }
+            int[] captureOrder = filter.matchesEverything() ? null : shown.clone();
             if (sort != null) {
                 shown = sorted(idx, ch, shown, sort, sortField, job);
                 if (shown == null) {
@@ -306,10 +372,12 @@ public final class PacketListViewModel {
                 }
                 sortedOrFiltered = true;
                 inverse = null;
+                filteredInCaptureOrder = captureOrder;
                 busy.set(false);
                 progress.set(1);
                 activity.set("");
                 rows.show(result, result.length);
+                refreshDisplayedDeltas();
                 keepSelectionVisible();
             });
         });
@@ -350,7 +418,7 @@ public final class PacketListViewModel {
         }
         // Text columns: make the text of every shown row once, then sort positions by it.
         FrameDecoder decoder = new FrameDecoder(idx, ch);
-        RowTexts fieldTexts = new RowTexts(decoder, List.of(), List.of());
+        RowTexts fieldTexts = new RowTexts(decoder, frame -> "", List.of(), List.of());
         String[] keys = new String[n];
         long lastReport = System.nanoTime();
         for (int i = 0; i < n; i++) {
@@ -431,7 +499,13 @@ public final class PacketListViewModel {
                 return false;
             }
         }
-        extraColumns.add(new ExtraColumn(title == null || title.isBlank() ? field : title, field));
+        String shown = title == null || title.isBlank() ? field : title;
+        extraColumns.add(new ExtraColumn(shown, field));
+        if (columnIndex(FIELD_KEY + field) < 0) {
+            // before Info, as Wireshark puts an applied column: Info is long and would hide it off-screen
+            int info = columnIndex(Column.INFO.name());
+            columns.add(info < 0 ? columns.size() : info, new ColumnSpec(FIELD_KEY + field, shown, 110, true));
+        }
         rebuildTexts();
         return true;
     }
@@ -440,6 +514,10 @@ public final class PacketListViewModel {
     public void removeColumn(ExtraColumn column) {
         SortKey key = sortKey.get();
         int i = extraColumns.indexOf(column);
+        int spec = columnIndex(FIELD_KEY + column.field());
+        if (spec >= 0) {
+            columns.remove(spec);
+        }
         if (extraColumns.remove(column)) {
             if (key != null && key.column() == null && key.extraIndex() >= i) {
                 sortKey.set(null);
@@ -484,8 +562,279 @@ public final class PacketListViewModel {
                 fields.add(e);
             }
         }
-        texts = new RowTexts(new FrameDecoder(index, chain), fields, coloring);
+        texts = new RowTexts(new FrameDecoder(index, chain), this::timeText, fields, coloring);
         textRevision.set(textRevision.get() + 1);
+    }
+
+    // ---- column preferences ---------------------------------------------------------------------------
+
+    /** The columns as arranged, in screen order, hidden ones included. */
+    public ObservableList<ColumnSpec> columns() {
+        return columns;
+    }
+
+    /** The columns a new user sees: Wireshark's default set. */
+    public static List<ColumnSpec> defaultColumns() {
+        List<ColumnSpec> out = new ArrayList<>();
+        for (Column c : Column.values()) {
+            out.add(new ColumnSpec(c.name(), c.title(), defaultWidth(c), true));
+        }
+        return out;
+    }
+
+    private static double defaultWidth(Column c) {
+        return switch (c) {
+            case NUMBER -> 55;
+            case TIME -> 100;
+            case SOURCE, DESTINATION -> 120;
+            case PROTOCOL -> 70;
+            case LENGTH -> 55;
+            case INFO -> 420;
+        };
+    }
+
+    /** Index of the column with {@code key} in {@link #columns()}, or -1. */
+    public int columnIndex(String key) {
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).key().equals(key)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Moves a column to position {@code to} of {@link #columns()}. */
+    public void moveColumn(String key, int to) {
+        int from = columnIndex(key);
+        if (from < 0 || to < 0 || to >= columns.size() || from == to) {
+            return;
+        }
+        // one change, not a removal and an insertion: views keep the moved column selected
+        List<ColumnSpec> moved = new ArrayList<>(columns);
+        moved.add(to, moved.remove(from));
+        columns.setAll(moved);
+    }
+
+    /**
+     * Puts the shown columns in the order of {@code keys} (the user dragged a header); hidden
+     * columns keep their places among them.
+     */
+    public void reorderVisible(List<String> keys) {
+        List<ColumnSpec> shown = new ArrayList<>();
+        for (String k : keys) {
+            int i = columnIndex(k);
+            if (i >= 0 && columns.get(i).visible()) {
+                shown.add(columns.get(i));
+            }
+        }
+        List<ColumnSpec> out = new ArrayList<>(columns.size());
+        int next = 0;
+        for (ColumnSpec c : columns) {
+            if (c.visible() && next < shown.size() && shown.contains(c)) {
+                out.add(shown.get(next++));
+            } else {
+                out.add(c);
+            }
+        }
+        if (!out.equals(columns)) {
+            columns.setAll(out);
+        }
+    }
+
+    /** Shows or hides a column (built-in columns are hidden, never removed, as in Wireshark). */
+    public void setColumnVisible(String key, boolean visible) {
+        int i = columnIndex(key);
+        if (i >= 0 && columns.get(i).visible() != visible) {
+            ColumnSpec c = columns.get(i);
+            columns.set(i, new ColumnSpec(c.key(), c.title(), c.width(), visible));
+        }
+    }
+
+    /** Records a column's width (the user dragged its edge, or the preferences set it). */
+    public void setColumnWidth(String key, double width) {
+        int i = columnIndex(key);
+        if (i >= 0 && Math.abs(columns.get(i).width() - width) >= 1) {
+            ColumnSpec c = columns.get(i);
+            columns.set(i, new ColumnSpec(c.key(), c.title(), Math.max(20, width), c.visible()));
+        }
+    }
+
+    /**
+     * Removes a column: a field's column goes, a built-in one is hidden. Returns false for an
+     * unknown key.
+     */
+    public boolean removeColumn(String key) {
+        int i = columnIndex(key);
+        if (i < 0) {
+            return false;
+        }
+        ColumnSpec c = columns.get(i);
+        if (c.builtIn() != null) {
+            setColumnVisible(key, false);
+            return true;
+        }
+        for (ExtraColumn e : List.copyOf(extraColumns)) {
+            if (e.field().equals(c.field())) {
+                removeColumn(e);
+                return true;
+            }
+        }
+        columns.remove(i);
+        return true;
+    }
+
+    /**
+     * Restores saved columns: built-in columns missing from {@code saved} stay where the defaults
+     * put them, field columns that are no longer fields are dropped.
+     */
+    public void restoreColumns(List<ColumnSpec> saved) {
+        List<ColumnSpec> out = new ArrayList<>();
+        extraColumns.clear();
+        for (ColumnSpec c : saved) {
+            if (c == null || out.stream().anyMatch(o -> o.key().equals(c.key()))) {
+                continue;
+            }
+            if (c.builtIn() != null) {
+                out.add(c);
+            } else if (c.field() != null && registry.lookup(c.field()) != null) {
+                out.add(c);
+                extraColumns.add(new ExtraColumn(c.title(), c.field()));
+            }
+        }
+        for (ColumnSpec d : defaultColumns()) {
+            if (out.stream().noneMatch(o -> o.key().equals(d.key()))) {
+                out.add(d);
+            }
+        }
+        columns.setAll(out);
+        rebuildTexts();
+    }
+
+    // ---- time column ----------------------------------------------------------------------------------
+
+    /** The Time column's display format (View → Time Display Format). */
+    public ObjectProperty<TimeFormat> timeFormat() {
+        return timeFormat;
+    }
+
+    /** The zone of the local time-of-day formats (the system's; tests fix one). */
+    public void setZone(ZoneId zone) {
+        this.zone = zone;
+        refreshTexts();
+    }
+
+    /**
+     * The Time column's text of frame {@code number}: the chosen format with the capture's
+     * precision; a time-reference frame shows {@code *REF*} and relative times count from the last
+     * reference at or before a frame, as in Wireshark.
+     */
+    public String timeText(int number) {
+        if (timeReferences.contains(number)) {
+            return TimeFormat.REFERENCE_TEXT;
+        }
+        long t = index.timeNanos(number);
+        TimeFormat f = timeFormat.get();
+        long origin = switch (f) {
+            case RELATIVE -> {
+                Integer ref = timeReferences.floor(number);
+                yield ref == null ? index.firstTimeNanos() : index.timeNanos(ref);
+            }
+            case DELTA -> number > 1 ? index.timeNanos(number - 1) : t;
+            case DELTA_DISPLAYED -> {
+                int previous = previousDisplayed(number);
+                yield previous > 0 ? index.timeNanos(previous) : t;
+            }
+            default -> 0;
+        };
+        return f.format(t, origin, index.timeDigits(), zone);
+    }
+
+    /** The displayed frame before {@code number} in capture order, or 0 (the first displayed). */
+    int previousDisplayed(int number) {
+        if (filteredInCaptureOrder == null) {
+            return number - 1;
+        }
+        int at = Arrays.binarySearch(filteredInCaptureOrder, number);
+        int before = at >= 0 ? at - 1 : -at - 2;
+        return before >= 0 ? filteredInCaptureOrder[before] : 0;
+    }
+
+    /** Sets or unsets {@code number} as a time reference (Edit → Set/Unset Time Reference, Ctrl+T). */
+    public void toggleTimeReference(int number) {
+        if (index == null || number < 1 || number > index.count()) {
+            return;
+        }
+        if (!timeReferences.remove(number)) {
+            timeReferences.add(number);
+        }
+        refreshTexts();
+    }
+
+    public boolean isTimeReference(int number) {
+        return timeReferences.contains(number);
+    }
+
+    private void refreshDisplayedDeltas() {
+        if (timeFormat.get() == TimeFormat.DELTA_DISPLAYED) {
+            refreshTexts();
+        }
+    }
+
+    // ---- marks ----------------------------------------------------------------------------------------
+
+    /** Marks or unmarks frame {@code number} (Edit → Mark/Unmark Packet, Ctrl+M). */
+    public void toggleMark(int number) {
+        if (index == null || number < 1 || number > index.count()) {
+            return;
+        }
+        marked.flip(number);
+        markedCount.set(marked.cardinality());
+        textRevision.set(textRevision.get() + 1);
+    }
+
+    public boolean isMarked(int number) {
+        return marked.get(number);
+    }
+
+    /** How many frames are marked. */
+    public ReadOnlyIntegerProperty markedCount() {
+        return markedCount.getReadOnlyProperty();
+    }
+
+    /** The marked frames in capture order. */
+    public int[] markedFrames() {
+        return marked.stream().toArray();
+    }
+
+    /**
+     * The next (or previous) marked frame after (before) {@code from} that the list shows, in
+     * display order, wrapping around as Wireshark's Next Mark does; 0 when none is shown.
+     */
+    public int nextMarked(int from, boolean forward) {
+        return nextShown(from, forward, marked::get);
+    }
+
+    /**
+     * The next (or previous) shown frame after (before) {@code from} in display order that
+     * {@code wanted} accepts, wrapping around; 0 when none.
+     */
+    public int nextShown(int from, boolean forward, java.util.function.IntPredicate wanted) {
+        int n = rows.size();
+        if (n == 0) {
+            return 0;
+        }
+        int start = rowOf(from);
+        if (start < 0) {
+            start = forward ? -1 : n;
+        }
+        for (int k = 1; k <= n; k++) {
+            int r = Math.floorMod(start + (forward ? k : -k), n);
+            int frame = rows.frameAt(r);
+            if (wanted.test(frame)) {
+                return frame;
+            }
+        }
+        return 0;
     }
 
     /** The current frame is the selection's; see {@link FrameSelection}. */

@@ -1,6 +1,5 @@
 package io.rdmascope.gui.main;
 
-import io.rdmascope.gui.RdmascopeApp;
 import io.rdmascope.gui.Samples;
 import io.rdmascope.gui.conversations.ConversationsViewModel;
 import io.rdmascope.gui.details.HexView;
@@ -8,10 +7,7 @@ import io.rdmascope.gui.diagnosis.DiagnosisViewModel;
 import io.rdmascope.gui.filter.FilterBarView;
 import io.rdmascope.gui.findings.FindingsViewModel;
 import io.rdmascope.gui.ladder.LadderViewModel;
-import io.rdmascope.gui.model.Settings;
-import io.rdmascope.gui.util.AppExecutors;
 import io.rdmascope.text.ProtoTree;
-import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
@@ -34,7 +30,6 @@ import org.testfx.util.WaitForAsyncUtils;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,31 +43,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @ExtendWith(ApplicationExtension.class)
 class MainWindowUiTest {
+    private MainWindowDriver driver;
     private MainViewModel vm;
     private MainView view;
 
     @Start
     void start(Stage stage) {
-        vm = new MainViewModel(AppExecutors.withUi(Platform::runLater), Settings.inMemory());
-        var scene = RdmascopeApp.createScene(vm);
-        view = (MainView) scene.getRoot();
-        stage.setScene(scene);
-        stage.show();
+        driver = new MainWindowDriver(stage);
+        vm = driver.vm;
+        view = driver.view;
     }
 
     private void open(FxRobot robot, Path file) {
-        robot.interact(() -> vm.open(file));
-        waitUntil(() -> !vm.loading().get() && !vm.replaying().get());
-        WaitForAsyncUtils.waitForFxEvents();
+        driver.open(robot, file);
     }
 
-    /** Waits (at most 30 s) until {@code condition}, checked on the FX thread, holds. */
     private static void waitUntil(java.util.concurrent.Callable<Boolean> condition) {
-        try {
-            WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> WaitForAsyncUtils.asyncFx(condition).get());
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new AssertionError("timed out waiting", e);
-        }
+        MainWindowDriver.waitUntil(condition);
     }
 
     /** The packet-list rows on screen, as frame numbers. */
