@@ -56,7 +56,6 @@ class ChartsUiTest {
     void start(Stage stage) {
         vm = new MainViewModel(AppExecutors.withUi(Platform::runLater), Settings.inMemory());
         view = new ChartsView(vm.charts(), new SimpleStringProperty());
-        vm.charts().useSelection(vm.selection());
         stage.setScene(new Scene(view, PANE_WIDTH, PANE_HEIGHT));
         stage.show();
     }

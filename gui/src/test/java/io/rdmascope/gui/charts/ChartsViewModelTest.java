@@ -56,9 +56,7 @@ class ChartsViewModelTest {
         }
         Point first = series.points().stream().filter(p -> p.frame() != 0).findFirst().orElseThrow();
         assertEquals(retransmitted.stream().mapToLong(Long::longValue).min().orElseThrow(), first.frame());
-        assertFalse(charts.select(first.frame()), "no selection in use yet");
-        charts.useSelection(vm.selection());
-        assertTrue(charts.select(first.frame()));
+        assertTrue(charts.select(first.frame()), "the main window's selection is wired in");
         assertEquals(first.frame(), vm.selection().current().get());
         assertFalse(charts.select(0));
     }
