@@ -66,7 +66,8 @@ final class DissectCommand implements Callable<Integer> {
     String timeFormat;
 
     @Option(names = "-w", paramLabel = "FILE",
-            description = "also write the frames -Y keeps (up to -c) to FILE as pcapng, timestamps and link types kept")
+            description = "also write the frames -Y keeps (up to -c) to FILE as pcapng, timestamps and link types "
+                    + "kept; '-' writes them to standard output instead of any text")
     Path writeFile;
 
     @Option(names = "-q", description = "no per-frame output (with -z: only the statistics, as tshark -q)")
@@ -100,6 +101,12 @@ final class DissectCommand implements Callable<Integer> {
             throw new UsageError("-T fields needs at least one -e FIELD");
         }
         TimeFormat time = TimeFormat.parse(timeFormat);
+        boolean captureToStdout = writeFile != null && writeFile.toString().equals("-");
+        if (captureToStdout && !statistics.isEmpty()) {
+            throw new UsageError("-w - writes the capture to standard output: -z has nowhere to print");
+        }
+        // As tshark: with -w - standard output carries the capture alone.
+        boolean silent = quiet || captureToStdout;
         List<FrameStatistic> stats = new ArrayList<>();
         for (String z : statistics) {
             stats.add(FrameStatistic.parse(z, input.icrc.check()));
@@ -109,8 +116,8 @@ final class DissectCommand implements Callable<Integer> {
         OutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
         AsciiSink sink = new AsciiSink(FLUSH_BYTES * 2);
         Dissection d = new Dissection();
-        JsonOutput json = format.equals("json") && !quiet ? new JsonOutput(sink) : null;
-        if (format.equals("fields") && layout.header() && !quiet) {
+        JsonOutput json = format.equals("json") && !silent ? new JsonOutput(sink) : null;
+        if (format.equals("fields") && layout.header() && !silent) {
             for (int i = 0; i < selected.size(); i++) {
                 if (i > 0) {
                     sink.append(layout.separator());
@@ -120,7 +127,8 @@ final class DissectCommand implements Callable<Integer> {
             sink.append('\n');
         }
         try (PacketSource source = CaptureFiles.open(captureFile);
-             FrameWriter writer = writeFile == null ? null : FrameWriter.create(writeFile, source)) {
+             FrameWriter writer = writeFile == null ? null
+                     : captureToStdout ? FrameWriter.create(out, source) : FrameWriter.create(writeFile, source)) {
             long seen = 0;
             long previous = Long.MIN_VALUE;
             long previousShown = Long.MIN_VALUE;
@@ -143,7 +151,7 @@ final class DissectCommand implements Callable<Integer> {
                 for (FrameStatistic z : stats) {
                     z.frame(d);
                 }
-                if (quiet) {
+                if (silent) {
                     continue;
                 }
                 switch (format) {

@@ -34,6 +34,22 @@ final class FrameWriter implements Closeable {
         return new FrameWriter(PcapngWriter.create(file, null, System.getProperty("os.name"), "rdmascope"), source);
     }
 
+    /** A copy written to {@code out} (dissect -w -), which stays open: the caller flushes and closes it. */
+    static FrameWriter create(java.io.OutputStream out, PacketSource source) throws IOException {
+        java.io.OutputStream unclosed = new java.io.FilterOutputStream(out) {
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+            }
+
+            @Override
+            public void close() throws IOException {
+                out.flush();
+            }
+        };
+        return new FrameWriter(new PcapngWriter(unclosed, null, System.getProperty("os.name"), "rdmascope"), source);
+    }
+
     void write(Frame frame) throws IOException {
         Integer id = interfaces.get(frame.interfaceId());
         if (id == null) {

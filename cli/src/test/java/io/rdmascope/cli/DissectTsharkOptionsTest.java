@@ -176,6 +176,23 @@ class DissectTsharkOptionsTest {
     }
 
     @Test
+    void dashWDashWritesTheCaptureAloneToStandardOutput() throws IOException {
+        Cli r = Cli.run("dissect", CliHabitsTest.sample("rc_send"), "-w", "-", "-c", "3", "-T", "json");
+        assertEquals(0, r.status(), r.err());
+        java.io.ByteArrayOutputStream raw = new java.io.ByteArrayOutputStream();
+        Main.run(new String[] {"dissect", CliHabitsTest.sample("rc_send"), "-w", "-", "-c", "3"}, raw,
+                new java.io.PrintWriter(java.io.Writer.nullWriter()));
+        try (PacketSource in = CaptureFiles.open(new java.io.ByteArrayInputStream(raw.toByteArray()), "stdout")) {
+            for (int i = 1; i <= 3; i++) {
+                assertEquals(i, in.next().number());
+            }
+            assertEquals(null, in.next());
+        }
+        Cli withStatistics = Cli.run("dissect", CliHabitsTest.sample("rc_send"), "-w", "-", "-z", "io,phs");
+        assertEquals(2, withStatistics.status());
+    }
+
+    @Test
     void quietProtocolHierarchyIsTsharksText() throws Exception {
         Path capture = Path.of(CliHabitsTest.sample("roce_v1"));
         Cli r = Cli.run("dissect", capture.toString(), "-q", "-z", "io,phs");
