@@ -86,14 +86,21 @@ final class DissectCommand implements Callable<Integer> {
             throw new UsageError("give the capture once: either FILE or -r FILE");
         }
         FieldsLayout layout = FieldsLayout.parse(fieldOptions);
-        List<FieldRegistry.Entry> selected = resolveFields();
+        FieldColumns selected = FieldColumns.resolve(fields);
         if (format.equals("fields") && selected.isEmpty()) {
             throw new UsageError("-T fields needs at least one -e FIELD");
         }
         if (!format.equals("fields") && !format.equals("json") && !format.equals("text")) {
             throw new UsageError("unknown output format '" + format + "' (use text, fields or json)");
         }
-        DisplayFilter filter = compileFilter(input);
+        boolean filterNamesAnalysis = displayFilter != null && displayFilter.contains("rdmascope.");
+        if (filterNamesAnalysis) {
+            checkFilter(); // a bad filter is reported before the replay runs
+        }
+        // Analysis needs the whole replay first (like tshark -2): only when -Y, -e or -V asks for it.
+        AnalysisPass pass = filterNamesAnalysis || verbose || selected.needsAnalysis()
+                ? AnalysisPass.replay(input, rocePorts, icrc.check()) : null;
+        DisplayFilter filter = compileFilter(pass);
         DissectorChain chain = rocePorts.isEmpty() ? DissectorChain.standard()
                 : DissectorChain.withRocePorts(rocePorts.stream().mapToInt(Integer::intValue).toArray());
         OutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
@@ -101,11 +108,11 @@ final class DissectCommand implements Callable<Integer> {
         Dissection d = new Dissection();
         JsonOutput json = format.equals("json") ? new JsonOutput(sink) : null;
         if (format.equals("fields") && layout.header()) {
-            for (int i = 0; i < selected.size(); i++) {
+            for (int i = 0; i < selected.columns().size(); i++) {
                 if (i > 0) {
                     sink.append(layout.separator());
                 }
-                sink.append(selected.get(i).abbrev());
+                sink.append(selected.columns().get(i).abbrev());
             }
             sink.append('\n');
         }
@@ -116,13 +123,16 @@ final class DissectCommand implements Callable<Integer> {
                 seen++;
                 // Every frame is dissected, shown or not: frame.time_delta and the like need the previous one.
                 chain.dissect(frame, d);
+                if (pass != null) {
+                    pass.saw(d);
+                }
                 if (filter != null && !filter.matches(d)) {
                     continue;
                 }
                 switch (format) {
-                    case "fields" -> writeFields(sink, d, selected, layout);
-                    case "json" -> json.frame(d, selected);
-                    default -> writeText(sink, d);
+                    case "fields" -> writeFields(sink, d, selected, layout, pass == null ? null : pass.analysis());
+                    case "json" -> json.frame(d, selected, pass == null ? null : pass.analysis());
+                    default -> writeText(sink, d, pass);
                 }
                 if (sink.length() >= FLUSH_BYTES) {
                     sink.writeTo(out);
@@ -139,18 +149,26 @@ final class DissectCommand implements Callable<Integer> {
         return Main.EXIT_OK;
     }
 
+    /** Compiles the -Y filter with the analysis fields, before any replay, only to report its errors. */
+    private void checkFilter() {
+        try {
+            DisplayFilter.compile(displayFilter, FieldRegistry.standard(),
+                    List.of(new io.rdmascope.replay.AnalysisFields()));
+        } catch (FilterException e) {
+            throw new UsageError("invalid display filter: " + e.getMessage());
+        }
+    }
+
     /** The -Y filter, or null without one; a filter that does not compile is a usage error. */
-    private DisplayFilter compileFilter(Path input) throws IOException {
+    private DisplayFilter compileFilter(AnalysisPass pass) {
         if (displayFilter == null) {
             return null;
         }
         try {
-            // Analysis fields need the whole replay first (like tshark -2): a first pass only when named.
             List<io.rdmascope.filter.FilterFieldProvider> providers = new ArrayList<>();
-            if (displayFilter.contains("rdmascope.")) {
+            if (pass != null && displayFilter.contains("rdmascope.")) {
                 io.rdmascope.replay.AnalysisFields analysis = new io.rdmascope.replay.AnalysisFields();
-                DisplayFilter.compile(displayFilter, FieldRegistry.standard(), List.of(analysis)); // errors first
-                analysis.use(io.rdmascope.replay.FrameAnalysis.of(Replay.of(input, rocePorts, icrc.check()).result()));
+                analysis.use(pass.analysis());
                 providers.add(analysis);
             }
             DisplayFilter f = DisplayFilter.compile(displayFilter, FieldRegistry.standard(), providers);
@@ -160,35 +178,16 @@ final class DissectCommand implements Callable<Integer> {
         }
     }
 
-    private List<FieldRegistry.Entry> resolveFields() {
-        List<FieldRegistry.Entry> out = new ArrayList<>();
-        List<String> unknown = new ArrayList<>();
-        FieldRegistry registry = FieldRegistry.standard();
-        for (String name : fields) {
-            FieldRegistry.Entry e = registry.lookup(name);
-            if (e == null) {
-                unknown.add(name);
-            } else {
-                out.add(e);
-            }
-        }
-        if (!unknown.isEmpty()) {
-            throw new UsageError("unknown field" + (unknown.size() > 1 ? "s" : "") + ": " + String.join(", ", unknown)
-                    + " (rdmascope fields lists them)");
-        }
-        return out;
-    }
-
-    private static void writeFields(AsciiSink sink, Dissection d, List<FieldRegistry.Entry> selected,
-                                    FieldsLayout layout) {
-        for (int i = 0, n = selected.size(); i < n; i++) {
+    private static void writeFields(AsciiSink sink, Dissection d, FieldColumns selected, FieldsLayout layout,
+                                    io.rdmascope.replay.FrameAnalysis analysis) {
+        for (int i = 0, n = selected.columns().size(); i < n; i++) {
             if (i > 0) {
                 sink.append(layout.separator());
             }
             if (layout.quote() != 0) {
                 sink.append(layout.quote());
             }
-            FieldText.appendOccurrences(sink, selected.get(i), d, layout.aggregator(), layout.occurrence());
+            FieldColumns.append(sink, selected.columns().get(i), d, layout.aggregator(), layout.occurrence(), analysis);
             if (layout.quote() != 0) {
                 sink.append(layout.quote());
             }
@@ -196,10 +195,13 @@ final class DissectCommand implements Callable<Integer> {
         sink.append('\n');
     }
 
-    private void writeText(AsciiSink sink, Dissection d) {
+    private void writeText(AsciiSink sink, Dissection d, AnalysisPass pass) {
         if (verbose) {
             StringBuilder tree = new StringBuilder(1024);
             ProtoTree.print(ProtoTree.build(d), tree);
+            if (pass != null) {
+                pass.appendTree(d, tree);
+            }
             sink.append(tree);
         } else {
             PacketSummary.Columns c = PacketSummary.of(d);

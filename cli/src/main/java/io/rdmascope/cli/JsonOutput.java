@@ -26,7 +26,7 @@ final class JsonOutput {
         out.append("[\n");
     }
 
-    void frame(Dissection d, List<FieldRegistry.Entry> selected) {
+    void frame(Dissection d, FieldColumns selected, io.rdmascope.replay.FrameAnalysis analysis) {
         if (!first) {
             out.append(",\n");
         }
@@ -38,7 +38,7 @@ final class JsonOutput {
         if (selected.isEmpty()) {
             treeLayers(d);
         } else {
-            selectedLayers(d, selected);
+            selectedLayers(d, selected, analysis);
         }
         out.append("\n      }\n    }\n  }");
     }
@@ -47,12 +47,12 @@ final class JsonOutput {
         out.append(first ? "]\n" : "\n]\n");
     }
 
-    private void selectedLayers(Dissection d, List<FieldRegistry.Entry> selected) {
+    private void selectedLayers(Dissection d, FieldColumns selected, io.rdmascope.replay.FrameAnalysis analysis) {
         boolean any = false;
         AsciiSink value = new AsciiSink(64);
-        for (FieldRegistry.Entry e : selected) {
+        for (FieldColumns.Column e : selected.columns()) {
             value.clear();
-            int n = FieldText.appendOccurrences(value, e, d, '\u0001', FieldText.Occurrence.ALL);
+            int n = FieldColumns.append(value, e, d, '\u0001', FieldText.Occurrence.ALL, analysis);
             if (n == 0) {
                 continue;
             }
