@@ -18,7 +18,10 @@ import java.util.Map;
  * {@code rdmascope.analysis.nak} (any NAK); {@code rdmascope.conversation} (every frame the engine
  * placed: requests, ACK-only, NAK, CNP, CM, datagrams, iWARP segments); {@code rdmascope.role};
  * {@code rdmascope.message.kind}, {@code .status}, {@code .bytes}, {@code .latency} (nanoseconds)
- * for every request, response and completion frame of a message.
+ * for every request, response and completion frame of a message; and (issue 17) {@code .number},
+ * {@code .first_psn}, {@code .last_psn}, the frame links {@code .first_frame}, {@code .last_frame},
+ * {@code .response_in} (on request frames) and {@code .response_to} (on the others). {@link AnalysisTree}
+ * words the same facts as the per-frame analysis node of the detail tree.
  */
 public final class FrameAnalysis {
 
