@@ -96,7 +96,7 @@ final class DissectCommand implements Callable<Integer> {
             throw new UsageError("-e FIELD needs -T fields or -T json (as tshark, which refuses -e without them)");
         }
         FieldsLayout layout = FieldsLayout.parse(fieldOptions);
-        List<FieldRegistry.Entry> selected = resolveFields();
+        FieldColumns selected = FieldColumns.resolve(fields);
         if (format.equals("fields") && selected.isEmpty()) {
             throw new UsageError("-T fields needs at least one -e FIELD");
         }
@@ -111,18 +111,22 @@ final class DissectCommand implements Callable<Integer> {
         for (String z : statistics) {
             stats.add(FrameStatistic.parse(z, input.icrc.check()));
         }
-        ReplayOptions.Selection selection = input.select(captureFile);
+        input.checkFilter(); // a bad filter is reported before any replay runs
+        // Analysis needs the whole replay first (like tshark -2): only when -Y, -e or -V asks for it.
+        AnalysisPass pass = input.namesAnalysis() || verbose || selected.needsAnalysis()
+                ? AnalysisPass.replay(captureFile, input) : null;
+        ReplayOptions.Selection selection = input.select(captureFile, pass == null ? null : pass.analysis());
         DissectorChain chain = input.chain();
         OutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
         AsciiSink sink = new AsciiSink(FLUSH_BYTES * 2);
         Dissection d = new Dissection();
         JsonOutput json = format.equals("json") && !silent ? new JsonOutput(sink) : null;
         if (format.equals("fields") && layout.header() && !silent) {
-            for (int i = 0; i < selected.size(); i++) {
+            for (int i = 0; i < selected.columns().size(); i++) {
                 if (i > 0) {
                     sink.append(layout.separator());
                 }
-                sink.append(selected.get(i).abbrev());
+                sink.append(selected.columns().get(i).abbrev());
             }
             sink.append('\n');
         }
@@ -140,6 +144,9 @@ final class DissectCommand implements Callable<Integer> {
                 long now = d.timeNanos();
                 long prevCaptured = previous == Long.MIN_VALUE ? now : previous;
                 previous = now;
+                if (pass != null) {
+                    pass.saw(d);
+                }
                 if (!selection.passes(d)) {
                     continue;
                 }
@@ -155,10 +162,10 @@ final class DissectCommand implements Callable<Integer> {
                     continue;
                 }
                 switch (format) {
-                    case "fields" -> writeFields(sink, d, selected, layout);
-                    case "json" -> json.frame(d, selected);
+                    case "fields" -> writeFields(sink, d, selected, layout, pass == null ? null : pass.analysis());
+                    case "json" -> json.frame(d, selected, pass == null ? null : pass.analysis());
                     default -> writeText(sink, d, time.format(now, source.timestampDigits(frame.interfaceId()),
-                            d.referenceTimeNanos(), prevCaptured, prevShown));
+                            d.referenceTimeNanos(), prevCaptured, prevShown), pass);
                 }
                 if (sink.length() >= FLUSH_BYTES) {
                     sink.writeTo(out);
@@ -183,35 +190,16 @@ final class DissectCommand implements Callable<Integer> {
         return Main.EXIT_OK;
     }
 
-    private List<FieldRegistry.Entry> resolveFields() {
-        List<FieldRegistry.Entry> out = new ArrayList<>();
-        List<String> unknown = new ArrayList<>();
-        FieldRegistry registry = FieldRegistry.standard();
-        for (String name : fields) {
-            FieldRegistry.Entry e = registry.lookup(name);
-            if (e == null) {
-                unknown.add(name);
-            } else {
-                out.add(e);
-            }
-        }
-        if (!unknown.isEmpty()) {
-            throw new UsageError("unknown field" + (unknown.size() > 1 ? "s" : "") + ": " + String.join(", ", unknown)
-                    + " (rdmascope fields lists them)");
-        }
-        return out;
-    }
-
-    private static void writeFields(AsciiSink sink, Dissection d, List<FieldRegistry.Entry> selected,
-                                    FieldsLayout layout) {
-        for (int i = 0, n = selected.size(); i < n; i++) {
+    private static void writeFields(AsciiSink sink, Dissection d, FieldColumns selected, FieldsLayout layout,
+                                    io.rdmascope.replay.FrameAnalysis analysis) {
+        for (int i = 0, n = selected.columns().size(); i < n; i++) {
             if (i > 0) {
                 sink.append(layout.separator());
             }
             if (layout.quote() != 0) {
                 sink.append(layout.quote());
             }
-            FieldText.appendOccurrences(sink, selected.get(i), d, layout.aggregator(), layout.occurrence());
+            FieldColumns.append(sink, selected.columns().get(i), d, layout.aggregator(), layout.occurrence(), analysis);
             if (layout.quote() != 0) {
                 sink.append(layout.quote());
             }
@@ -219,10 +207,13 @@ final class DissectCommand implements Callable<Integer> {
         sink.append('\n');
     }
 
-    private void writeText(AsciiSink sink, Dissection d, String t) {
+    private void writeText(AsciiSink sink, Dissection d, String t, AnalysisPass pass) {
         if (verbose) {
             StringBuilder tree = new StringBuilder(1024);
             ProtoTree.print(ProtoTree.build(d), tree);
+            if (pass != null) {
+                pass.appendTree(d, tree);
+            }
             sink.append(tree);
         } else {
             SummaryLine.append(sink, d, t);

@@ -10,7 +10,8 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 
 /** Lists every field name, like {@code tshark -G fields}: abbreviation, type, display name. */
-@Command(name = "fields", description = "List every field and protocol name (like tshark -G fields).")
+@Command(name = "fields", description = "List every field and protocol name (like tshark -G fields), then the replay's analysis "
+        + "fields (rdmascope.analysis.*, rdmascope.message.*) with their description.")
 final class FieldsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -30,7 +31,22 @@ final class FieldsCommand implements Callable<Integer> {
                         + "\t\t0x0");
             }
         }
+        // The replay's analysis fields (-Y, -e, -V's analysis node): their type, then what they say.
+        for (io.rdmascope.replay.FrameAnalysis.Field f : io.rdmascope.replay.FrameAnalysis.allFields()) {
+            out.println(f.name() + "\tFT_" + analysisType(f.type()) + "\t" + f.description() + "\t\t0x0");
+        }
         out.flush();
         return Main.EXIT_OK;
+    }
+
+    /** Wireshark's type name for an analysis field's values, as -e prints them. */
+    private static String analysisType(io.rdmascope.replay.FrameAnalysis.Type t) {
+        return switch (t) {
+            case BOOLEAN -> "BOOLEAN";
+            case UNSIGNED -> "UINT64";
+            case STRING -> "STRING";
+            case NANOSECONDS -> "RELATIVE_TIME";
+            case FRAME -> "FRAMENUM";
+        };
     }
 }

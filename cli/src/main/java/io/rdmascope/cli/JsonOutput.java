@@ -26,7 +26,7 @@ final class JsonOutput {
         out.append("[\n");
     }
 
-    void frame(Dissection d, List<FieldRegistry.Entry> selected) {
+    void frame(Dissection d, FieldColumns selected, io.rdmascope.replay.FrameAnalysis analysis) {
         if (!first) {
             out.append(",\n");
         }
@@ -38,7 +38,7 @@ final class JsonOutput {
         if (selected.isEmpty()) {
             treeLayers(d);
         } else {
-            selectedLayers(d, selected);
+            selectedLayers(d, selected, analysis);
         }
         out.append("\n      }\n    }\n  }");
     }
@@ -47,12 +47,12 @@ final class JsonOutput {
         out.append(first ? "]\n" : "\n]\n");
     }
 
-    private void selectedLayers(Dissection d, List<FieldRegistry.Entry> selected) {
+    private void selectedLayers(Dissection d, FieldColumns selected, io.rdmascope.replay.FrameAnalysis analysis) {
         boolean any = false;
         AsciiSink value = new AsciiSink(64);
-        for (FieldRegistry.Entry e : selected) {
+        for (FieldColumns.Column e : selected.columns()) {
             value.clear();
-            int n = FieldText.appendOccurrences(value, e, d, '\u0001', FieldText.Occurrence.ALL);
+            int n = FieldColumns.append(value, e, d, '\u0001', FieldText.Occurrence.ALL, analysis);
             if (n == 0) {
                 continue;
             }
@@ -74,7 +74,7 @@ final class JsonOutput {
     }
 
     private void treeLayers(Dissection d) {
-        List<ProtoTree> roots = ProtoTree.build(d);
+        List<ProtoTree> roots = ProtoTree.buildWithHidden(d);
         boolean any = false;
         for (ProtoTree root : roots) {
             out.append(any ? ",\n" : "\n");
@@ -88,6 +88,9 @@ final class JsonOutput {
     }
 
     private static String protocolOf(ProtoTree container) {
+        if (container.label().equals(ProtoTree.DDP_RDMAP)) {
+            return "iwarp_ddp_rdmap"; // Wireshark's one protocol over DDP and RDMAP
+        }
         for (ProtoTree c : container.children()) {
             if (c.header() != null) {
                 return c.header().protocol().abbrev();
@@ -104,20 +107,35 @@ final class JsonOutput {
             out.append(any ? ",\n" : "\n");
             any = true;
             indent(depth + 1);
-            if (c.field() != null) {
+            if (c.field() != null && c.field().type() == FieldType.NONE && !c.children().isEmpty()) {
+                string(c.field().abbrev()); // a subtree with no value: its fields, as tshark prints FT_NONE
+                out.append(": ");
+                object(c, d, depth + 1);
+            } else if (c.field() != null) {
                 string(c.field().abbrev());
                 out.append(": ");
                 AsciiSink v = new AsciiSink(32);
                 if (c.field().type() == FieldType.BYTES && !c.field().isComputed()) {
                     v.appendHexBytes(d.buffer(), d.base() + c.start(), c.length(), ':');
                 } else {
-                    FieldText.appendValue(v, c.field(), d, c.layer(), occurrenceOf(c, node));
+                    FieldText.appendValue(v, c.field(), d, c.layer(), occurrenceOf(c, d));
                 }
                 string(v.toString());
+                if (!c.children().isEmpty()) { // a field holding bitfields: "ip.flags_tree", as tshark
+                    out.append(",\n");
+                    indent(depth + 1);
+                    string(c.field().abbrev() + "_tree");
+                    out.append(": ");
+                    object(c, d, depth + 1);
+                }
             } else {
                 String abbrev = c.header().abbrev();
                 string(abbrev);
                 out.append(": ");
+                if (c.header().selfType() == FieldType.NONE) {
+                    object(c, d, depth + 1); // no value of its own: its fields, as tshark prints FT_NONE
+                    continue;
+                }
                 AsciiSink v = new AsciiSink(64);
                 if (c.header().selfType() == FieldType.BYTES) {
                     // tshark's JSON writes a header's bytes with colons ("1f:00:00:01"), -T fields without
@@ -140,15 +158,18 @@ final class JsonOutput {
         out.append('}');
     }
 
-    /** Which occurrence of a repeated field (ip.addr) a child node is. */
-    private static int occurrenceOf(ProtoTree child, ProtoTree parent) {
-        int k = 0;
-        for (ProtoTree sibling : parent.children()) {
-            if (sibling == child) {
+    /**
+     * Which occurrence of a repeated field (ip.addr) a node is, by where it sits: nested fields
+     * (eth.addr under Destination and under Source) are not siblings.
+     */
+    private static int occurrenceOf(ProtoTree node, Dissection d) {
+        io.rdmascope.field.Field f = node.field();
+        if (f.isComputed()) {
+            return 0;
+        }
+        for (int k = 0; k < f.occurrences(); k++) {
+            if (d.layerStart(node.layer()) + f.offsetOf(k) == node.start()) {
                 return k;
-            }
-            if (sibling.field() == child.field()) {
-                k++;
             }
         }
         return 0;

@@ -55,22 +55,25 @@ final class ReplayOptions {
      * filter that names rdmascope.* fields is answered from a first replay of the frames -c reads.
      */
     Selection select(Path file) throws IOException {
-        IcrcCheck mode = icrc.check(); // a bad --icrc is a usage error before any replay
-        if (count != null && count <= 0) {
-            // tshark refuses them too ("The specified packet count is zero")
-            throw new DissectCommand.UsageError("-c takes a positive number of frames (got " + count + ")");
-        }
-        long limit = count == null ? -1 : count;
+        return select(file, null);
+    }
+
+    /**
+     * As {@link #select(Path)}, answering rdmascope.* fields from {@code firstPass} when the caller
+     * has already replayed the capture (dissect does for -e and -V), so that it is replayed once.
+     */
+    Selection select(Path file, FrameAnalysis firstPass) throws IOException {
+        icrc.check(); // a bad --icrc is a usage error before any replay
+        long limit = limit();
         if (displayFilter == null) {
             return new Selection(null, limit);
         }
         try {
             List<FilterFieldProvider> providers = new ArrayList<>();
-            if (displayFilter.contains("rdmascope.")) {
+            if (namesAnalysis()) {
                 AnalysisFields analysis = new AnalysisFields();
                 DisplayFilter.compile(displayFilter, FieldRegistry.standard(), List.of(analysis)); // errors first
-                analysis.use(FrameAnalysis.of(Replay.of(file, chain(), new Selection(null, limit), true, mode)
-                        .result()));
+                analysis.use(firstPass != null ? firstPass : firstPass(file));
                 providers.add(analysis);
             }
             DisplayFilter f = DisplayFilter.compile(displayFilter, FieldRegistry.standard(), providers);
@@ -78,6 +81,36 @@ final class ReplayOptions {
         } catch (FilterException e) {
             throw new DissectCommand.UsageError("invalid display filter: " + e.getMessage());
         }
+    }
+
+    /** Whether the -Y filter names rdmascope.* fields, which only a first replay can answer. */
+    boolean namesAnalysis() {
+        return displayFilter != null && displayFilter.contains("rdmascope.");
+    }
+
+    /** Reports a -Y filter that does not compile, before any replay is spent on it. */
+    void checkFilter() {
+        if (displayFilter == null) {
+            return;
+        }
+        try {
+            DisplayFilter.compile(displayFilter, FieldRegistry.standard(), List.of(new AnalysisFields()));
+        } catch (FilterException e) {
+            throw new DissectCommand.UsageError("invalid display filter: " + e.getMessage());
+        }
+    }
+
+    /** The first of two passes (like tshark -2): the replay of the frames -c reads. */
+    FrameAnalysis firstPass(Path file) throws IOException {
+        return FrameAnalysis.of(Replay.of(file, chain(), new Selection(null, limit()), true, icrc.check()).result());
+    }
+
+    /** -c as a limit (-1: none); zero or less is refused, as tshark refuses it ("The specified packet count is zero"). */
+    private long limit() {
+        if (count != null && count <= 0) {
+            throw new DissectCommand.UsageError("-c takes a positive number of frames (got " + count + ")");
+        }
+        return count == null ? -1 : count;
     }
 
     /**

@@ -292,9 +292,18 @@ public final class PacketSummary {
         return info;
     }
 
+    /**
+     * The highest protocol decoded, as Wireshark's Protocol column: the last layer that is a protocol
+     * of its own. Ethernet's trailer (the padding that brings a short frame up to 60 bytes, the FCS)
+     * comes after the payload but belongs to the Ethernet layer below it, so it never names the
+     * column: a TCP SYN in a padded 60-byte frame is {@code TCP}, not {@code Ethernet}.
+     */
     private static String topProtocol(Dissection d) {
         for (int i = d.layerCount() - 1; i >= 0; i--) {
             HeaderType h = d.layerType(i);
+            if (h == Ethernet.PADDING_HEADER || h == Ethernet.FCS_HEADER || h == Ethernet.ETHERTYPE) {
+                continue;
+            }
             String p = h.protocol().abbrev();
             switch (p) {
                 case "udp": return "UDP";
@@ -324,7 +333,69 @@ public final class PacketSummary {
             return d.u16(s) + " \u2192 " + d.u16(s + 2) + " [" + tcpFlags(d.u8(s + 13)) + "] Seq=" + d.u32(s + 4)
                     + " Len=" + d.tcpPayloadLength();
         }
-        return "";
+        return fallbackInfo(d);
+    }
+
+    /**
+     * Info for a frame whose top protocol we do not decode further, never blank (issue 17): ARP in
+     * tshark's words (RFC 826 over Ethernet/IPv4), else what the IP header says it carries, else the
+     * top layer's name and size.
+     */
+    private static String fallbackInfo(Dissection d) {
+        int eth = d.find(Ethernet.HEADER);
+        if (eth >= 0 && d.layerLength(eth) >= 14 && !d.isLayerTruncated(eth)
+                && d.u16(d.layerStart(eth) + 12) == Ethernet.ETHERTYPE_ARP) {
+            String arp = arpInfo(d, d.layerStart(eth) + 14);
+            if (arp != null) {
+                return arp;
+            }
+        }
+        int ip4 = d.find(Ip.IPV4);
+        if (ip4 >= 0 && d.layerLength(ip4) >= 20) {
+            return carried(Ip.V4_PROTO, d, ip4, d.u16(d.layerStart(ip4) + 2) - d.layerLength(ip4));
+        }
+        int ip6 = d.find(Ip.IPV6);
+        if (ip6 >= 0 && d.layerLength(ip6) >= 40) {
+            return carried(Ip.V6_NXT, d, ip6, d.u16(d.layerStart(ip6) + 4));
+        }
+        int top = d.layerCount() - 1;
+        return top <= 0 ? "" : d.layerType(top).name() + " (" + d.layerLength(top) + " bytes)";
+    }
+
+    /** "ICMPv6 (58), 8 bytes": the protocol an IP header names and the bytes it carries. */
+    private static String carried(io.rdmascope.field.Field protocolField, Dissection d, int ipLayer, int bytes) {
+        long p = protocolField.read(d.buffer(), d.layerAt(ipLayer));
+        String name = protocolField.valueNames() == null ? null : protocolField.valueNames().nameOf(p);
+        return (name != null ? name + " (" + p + ")" : "IP protocol " + p) + ", " + Math.max(0, bytes) + " bytes";
+    }
+
+    /**
+     * tshark's ARP Info: "Who has 10.0.0.2? Tell 10.0.0.1" for a request, "10.0.0.2 is at
+     * 02:00:00:00:00:02" for a reply; null for ARP that is not Ethernet/IPv4 or not captured whole.
+     */
+    private static String arpInfo(Dissection d, int at) {
+        if (at + 28 > d.capturedLength() || d.u16(at) != 1 || d.u16(at + 2) != Ethernet.ETHERTYPE_IPV4
+                || d.u8(at + 4) != 6 || d.u8(at + 5) != 4) {
+            return null;
+        }
+        String senderIp = ipv4(d, at + 14);
+        String targetIp = ipv4(d, at + 24);
+        return switch (d.u16(at + 6)) {
+            case 1 -> "Who has " + targetIp + "? Tell " + senderIp;
+            case 2 -> {
+                StringBuilder mac = new StringBuilder(17);
+                for (int i = 0; i < 6; i++) {
+                    mac.append(i > 0 ? ":" : "").append(Character.forDigit(d.u8(at + 8 + i) >> 4, 16))
+                            .append(Character.forDigit(d.u8(at + 8 + i) & 0xF, 16));
+                }
+                yield senderIp + " is at " + mac;
+            }
+            default -> "ARP opcode " + d.u16(at + 6);
+        };
+    }
+
+    private static String ipv4(Dissection d, int at) {
+        return d.u8(at) + "." + d.u8(at + 1) + "." + d.u8(at + 2) + "." + d.u8(at + 3);
     }
 
     /** Set flags lowest bit first, as Wireshark lists them: "SYN, ACK", "FIN, ACK", "PSH, ACK". */

@@ -6,9 +6,11 @@ import io.rdmascope.field.Field;
 import io.rdmascope.field.HeaderType;
 import io.rdmascope.field.Protocol;
 import io.rdmascope.proto.eth.Ethernet;
+import io.rdmascope.proto.iwarp.DdpRdmap;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The detail tree of one frame (the slow path: built only for frames shown or exported). Every node
@@ -27,8 +29,20 @@ public record ProtoTree(String label, int start, int length, Field field, Header
 
     /** Builds the whole tree for a dissected frame: one top node per protocol, as Wireshark shows it. */
     public static List<ProtoTree> build(Dissection d) {
+        return build(d, false);
+    }
+
+    /**
+     * The tree with Wireshark's hidden fields too ({@code ip.addr}, {@code tcp.port}): tshark's
+     * {@code -T json} prints them, its {@code -V} does not.
+     */
+    public static List<ProtoTree> buildWithHidden(Dissection d) {
+        return build(d, true);
+    }
+
+    private static List<ProtoTree> build(Dissection d, boolean withHidden) {
         List<ProtoTree> top = new ArrayList<>();
-        Protocol containerProtocol = null;
+        String containerProtocol = null;
         List<ProtoTree> container = null;
         int containerStart = 0;
         int containerEnd = 0;
@@ -37,50 +51,175 @@ public record ProtoTree(String label, int start, int length, Field field, Header
             if (h == Ethernet.ETHERTYPE) {
                 continue; // zero-length marker for frame.protocols only
             }
-            ProtoTree node = header(d, layer);
-            if (h.isProtocolHeader() || h == Malformed.HEADER) {
+            ProtoTree node = header(d, layer, withHidden);
+            String combined = combinedProtocol(h);
+            if (h.isProtocolHeader() && combined == null || h == Malformed.HEADER) {
                 flush(top, containerProtocol, container, containerStart, containerEnd);
                 containerProtocol = null;
                 container = null;
                 top.add(node);
                 continue;
             }
-            if (containerProtocol != h.protocol()) {
+            String label = combined != null ? combined : h.protocol().name();
+            if (containerProtocol == null && rejoin(top, label, node, d, layer)) {
+                continue; // the ICRC after a payload shown as Data: back into its protocol's node
+            }
+            if (!label.equals(containerProtocol)) {
                 flush(top, containerProtocol, container, containerStart, containerEnd);
-                containerProtocol = h.protocol();
+                containerProtocol = label;
                 container = new ArrayList<>();
                 containerStart = d.layerStart(layer);
                 containerEnd = containerStart;
             }
-            container.add(node);
+            int last = container.size() - 1;
+            if (combined != null && h.protocol() == DdpRdmap.RDMAP_PROTOCOL && h != DdpRdmap.RDMAP && last >= 0
+                    && container.get(last).header == DdpRdmap.RDMAP) {
+                container.set(last, container.get(last).withChild(node)); // "Read request" in "RDMAP header"
+            } else {
+                container.add(node);
+            }
             containerEnd = Math.max(containerEnd, d.layerStart(layer) + d.layerLength(layer));
         }
         flush(top, containerProtocol, container, containerStart, containerEnd);
         return top;
     }
 
-    private static void flush(List<ProtoTree> top, Protocol protocol, List<ProtoTree> children, int start, int end) {
+    /**
+     * Adds {@code node} to the node of its protocol already in {@code top}, when a protocol of
+     * another layer (Data) came between: Wireshark shows the InfiniBand ICRC inside the InfiniBand
+     * tree, before the payload's {@code Data} tree, whereas our layers keep wire order.
+     */
+    /**
+     * Wireshark 4.0 files DDP and RDMAP under one protocol ({@code packet-iwarp-ddp-rdmap.c}) with a
+     * "DDP header" and an "RDMAP header" inside; ours are two protocols (field names must start with
+     * their protocol's), shown under Wireshark's one node. Null for every other header.
+     */
+    private static String combinedProtocol(HeaderType h) {
+        return h.protocol() == DdpRdmap.DDP_PROTOCOL || h.protocol() == DdpRdmap.RDMAP_PROTOCOL ? DDP_RDMAP : null;
+    }
+
+    /** The label of Wireshark's one node over DDP and RDMAP. */
+    public static final String DDP_RDMAP = "iWARP Direct Data Placement and Remote Direct Memory Access Protocol";
+
+    private ProtoTree withChild(ProtoTree child) {
+        List<ProtoTree> more = new ArrayList<>(children);
+        more.add(child);
+        int end = Math.max(start + length, child.start + child.length);
+        return new ProtoTree(label, start, end - start, field, header, layer, List.copyOf(more));
+    }
+
+    /**
+     * Subtrees without a value of their own (FT_NONE) and the fields Wireshark shows inside them:
+     * the DDP and RDMAP control fields over their bits, the buffer models over their fields.
+     */
+    private static final Map<Field, List<Field>> SUBTREES = Map.of(
+            DdpRdmap.DDP_CONTROL, List.of(DdpRdmap.DDP_TAGGED_FLAG, DdpRdmap.DDP_LAST_FLAG, DdpRdmap.DDP_RSVD,
+                    DdpRdmap.DDP_DV),
+            DdpRdmap.DDP_TAGGED, List.of(DdpRdmap.DDP_STAG, DdpRdmap.DDP_TO),
+            DdpRdmap.DDP_UNTAGGED, List.of(DdpRdmap.DDP_QN, DdpRdmap.DDP_MSN, DdpRdmap.DDP_MO),
+            DdpRdmap.RDMA_CONTROL, List.of(DdpRdmap.RDMA_VERSION, DdpRdmap.RDMA_RSV, DdpRdmap.RDMA_OPCODE));
+
+    private static boolean rejoin(List<ProtoTree> top, String protocol, ProtoTree node, Dissection d, int layer) {
+        HeaderType h = d.layerType(layer);
+        if (h != io.rdmascope.proto.ib.InfiniBand.ICRC_HEADER && h != io.rdmascope.proto.ib.InfiniBand.VCRC_HEADER) {
+            return false;
+        }
+        for (int i = top.size() - 1; i >= 0; i--) {
+            ProtoTree t = top.get(i);
+            if (t.header == null && t.field == null && t.label.equals(protocol)) {
+                List<ProtoTree> children = new ArrayList<>(t.children);
+                children.add(node);
+                int end = Math.max(t.start + t.length, d.layerStart(layer) + d.layerLength(layer));
+                top.set(i, new ProtoTree(t.label, t.start, end - t.start, null, null, -1, List.copyOf(children)));
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void flush(List<ProtoTree> top, String protocol, List<ProtoTree> children, int start, int end) {
         if (protocol != null) {
-            top.add(new ProtoTree(protocol.name(), start, end - start, null, null, -1, List.copyOf(children)));
+            top.add(new ProtoTree(protocol, start, end - start, null, null, -1, List.copyOf(children)));
         }
     }
 
-    private static ProtoTree header(Dissection d, int layer) {
+    private static ProtoTree header(Dissection d, int layer, boolean withHidden) {
         HeaderType h = d.layerType(layer);
-        List<ProtoTree> fields = new ArrayList<>();
+        List<Node> fields = new ArrayList<>();
         int at = d.layerStart(layer);
         for (Field f : h.fields()) {
+            if (!withHidden && TreeLabels.isHidden(f, h)) {
+                continue; // Wireshark adds these for filters only (ip.addr, tcp.port): never shown
+            }
             int n = f.capturedOccurrences(d, layer);
             for (int k = 0; k < n; k++) {
                 int start = f.isComputed() ? at : at + f.offsetOf(k);
                 int length = f.isComputed() ? 0 : f.lengthIn(d.layerLength(layer));
-                fields.add(new ProtoTree(TreeLabels.fieldLabel(f, d, layer, k), start, length, f, h, layer,
-                        List.of()));
+                Node node = new Node(f, k, new ProtoTree(TreeLabels.fieldLabel(f, d, layer, k), start, length, f, h,
+                        layer, List.of()));
+                // A hidden field is an item of its own in Wireshark, beside the field it repeats.
+                Node parent = TreeLabels.isHidden(f, h) ? null : parentOf(fields, node);
+                (parent != null ? parent.children : fields).add(node);
             }
         }
         String label = h == Malformed.HEADER ? "[Malformed Packet: a header runs past the captured bytes or "
                 + "a length field is wrong]" : TreeLabels.headerLabel(d, layer);
-        return new ProtoTree(label, at, d.layerLength(layer), null, h, layer, List.copyOf(fields));
+        return new ProtoTree(label, at, d.layerLength(layer), null, h, layer, Node.trees(fields));
+    }
+
+    /** A field node while the header's tree is built: children are added as later fields nest in it. */
+    private record Node(Field field, int occurrence, ProtoTree tree, List<Node> children) {
+        Node(Field field, int occurrence, ProtoTree tree) {
+            this(field, occurrence, tree, new ArrayList<>());
+        }
+
+        static List<ProtoTree> trees(List<Node> nodes) {
+            List<ProtoTree> out = new ArrayList<>(nodes.size());
+            for (Node n : nodes) {
+                ProtoTree t = n.tree;
+                out.add(n.children.isEmpty() ? t
+                        : new ProtoTree(t.label, t.start, t.length, t.field, t.header, t.layer, trees(n.children)));
+            }
+            return out;
+        }
+    }
+
+    /**
+     * The node {@code child} nests under, as Wireshark nests a bitfield under the field holding its
+     * bits: the nearest earlier field over the same bytes whose mask covers the child's (a whole
+     * byte, mask 0, covers every bit; Syndrome over its OpCode and Credit Count, Flags over Don't
+     * fragment) or, for a field repeated over others' bytes, the field at its place (eth.addr under
+     * Destination). Null: the child stays at the header's level.
+     */
+    private static Node parentOf(List<Node> siblings, Node child) {
+        Field c = child.field;
+        for (int i = siblings.size() - 1; i >= 0; i--) {
+            List<Field> members = SUBTREES.get(siblings.get(i).field);
+            if (members != null && members.contains(c)) {
+                return siblings.get(i);
+            }
+        }
+        if (c.isComputed()) {
+            return null;
+        }
+        for (int i = siblings.size() - 1; i >= 0; i--) {
+            Node p = siblings.get(i);
+            Field pf = p.field;
+            if (pf.isComputed() || pf.offsetOf(p.occurrence) != c.offsetOf(child.occurrence)
+                    || pf.length() != c.length()) {
+                continue;
+            }
+            Node deeper = parentOf(p.children, child);
+            if (deeper != null) {
+                return deeper;
+            }
+            boolean covers = pf.mask() == 0 ? c.mask() != 0 || c.occurrences() > 1
+                    : c.mask() != 0 && c.mask() != pf.mask() && (pf.mask() & c.mask()) == c.mask();
+            if (covers) {
+                return p;
+            }
+        }
+        return null;
     }
 
     /** The deepest node whose span covers frame offset {@code offset}, or null: hex-pane clicks. */

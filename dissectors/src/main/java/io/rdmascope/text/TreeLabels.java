@@ -16,6 +16,14 @@ import java.nio.ByteBuffer;
 
 /** Detail-tree text in Wireshark's style, derived from the field declarations. */
 public final class TreeLabels {
+    /**
+     * Computed fields Wireshark would add as generated items, printed in brackets as tshark prints
+     * those: the CRC checks, which tshark 4.0 does not make (its MPA check is iwarp_mpa.crc_check).
+     */
+    private static final java.util.Set<Field> GENERATED = java.util.Set.of(InfiniBand.ICRC_COMPUTED,
+            InfiniBand.ICRC_STATUS, InfiniBand.VCRC_COMPUTED, InfiniBand.VCRC_STATUS,
+            io.rdmascope.proto.iwarp.Mpa.CRC_COMPUTED, io.rdmascope.proto.iwarp.Mpa.CRC_STATUS);
+
     /** Wireshark shortens long byte fields in the tree to this many bytes, then an ellipsis. */
     private static final int MAX_TREE_BYTES = 36;
 
@@ -53,18 +61,39 @@ public final class TreeLabels {
         if (h == io.rdmascope.proto.data.Data.HEADER) {
             return "Data (" + d.layerLength(layer) + " bytes)";
         }
+        // tshark 4.0 shows the CRC as one field line; our check of it follows as generated lines.
         if (h == InfiniBand.ICRC_HEADER && d.layerLength(layer) == 4) {
-            return "Invariant CRC: " + text(InfiniBand.ICRC, d, layer) + " ["
-                    + Crcs.STATUS_NAMES.nameOf(Crcs.icrcStatus(d)) + "]";
+            return "Invariant CRC: " + text(InfiniBand.ICRC, d, layer);
         }
         if (h == InfiniBand.VCRC_HEADER && d.layerLength(layer) == 2) {
-            return "Variant CRC: " + text(InfiniBand.VCRC, d, layer) + " ["
-                    + Crcs.STATUS_NAMES.nameOf(Crcs.vcrcStatus(d)) + "]";
+            return "Variant CRC: " + text(InfiniBand.VCRC, d, layer);
         }
         if (d.isLayerTruncated(layer)) {
             return h.name() + " [truncated: " + d.layerLength(layer) + " of its bytes captured]";
         }
         return h.name();
+    }
+
+    /**
+     * Fields Wireshark adds to the tree hidden, for filters only: the "either" fields of IP, TCP and
+     * UDP (packet-ip.c, packet-tcp.c and packet-udp.c add them with {@code PROTO_ITEM_SET_HIDDEN}).
+     * Ethernet's {@code eth.addr} is shown, under Destination and Source, so it is not here.
+     */
+    private static final java.util.Set<Field> HIDDEN = java.util.Set.of(Ip.V4_ADDR, Ip.V6_ADDR, Transport.TCP_PORT,
+            Transport.UDP_PORT);
+
+    /** Whether field {@code f} of header {@code h} stays out of the detail tree (kept for -e and -Y). */
+    public static boolean isHidden(Field f, HeaderType h) {
+        return HIDDEN.contains(f) || h == InfiniBand.ICRC_HEADER && f == InfiniBand.ICRC
+                || h == InfiniBand.VCRC_HEADER && f == InfiniBand.VCRC;
+    }
+
+    /**
+     * Booleans Wireshark words "Set"/"Not set" (its {@code tfs_set_notset}): IPv4 and TCP flags. The
+     * InfiniBand and iWARP dissectors declare theirs without words, so they read True/False.
+     */
+    private static boolean setNotSet(Field f) {
+        return f.abbrev().startsWith("ip.flags.") || f.abbrev().startsWith("tcp.flags.");
     }
 
     /** tshark's -T fields text of one field in one layer. */
@@ -81,8 +110,25 @@ public final class TreeLabels {
             bitPattern(sb, f, d, layer, k);
             sb.append(" = ");
         }
-        sb.append(f.name()).append(": ").append(valueText(f, d, layer, k));
+        boolean generated = f.isComputed() && GENERATED.contains(f);
+        if (generated) {
+            sb.append('[');
+        }
+        String value = valueText(f, d, layer, k);
+        sb.append(f.name());
+        if (value != null) {
+            sb.append(": ").append(value);
+        }
+        if (f == InfiniBand.AETH_SYNDROME) {
+            // Wireshark names the syndrome's kind after its value: "Syndrome: 31, Ack" (packet-infiniband.c).
+            String kind = InfiniBand.AETH_SYNDROME_OPCODE.valueNames()
+                    .nameOf(InfiniBand.AETH_SYNDROME_OPCODE.read(d.buffer(), d.layerAt(layer)));
+            sb.append(", ").append(kind);
+        }
         lengthBeyondFrame(sb, f, d, layer);
+        if (generated) {
+            sb.append(']');
+        }
         return sb.toString();
     }
 
@@ -122,8 +168,14 @@ public final class TreeLabels {
             FieldText.appendValue(s, f, d, layer, k);
             return s.toString();
         }
+        if (t == FieldType.NONE) {
+            return null; // a subtree's label alone ("DDP control field"), as Wireshark shows FT_NONE items
+        }
         long v = f.isComputed() ? f.computation().value(d, layer) : f.read(b, at, k);
         if (t == FieldType.BOOLEAN) {
+            if (setNotSet(f)) {
+                return v != 0 ? "Set" : "Not set";
+            }
             return v != 0 ? "True" : "False";
         }
         if (t == FieldType.RELATIVE_TIME) {
@@ -132,7 +184,11 @@ public final class TreeLabels {
             return s + " seconds";
         }
         AsciiSink raw = new AsciiSink(24);
-        FieldText.appendLong(raw, f, v);
+        if (f.mask() != 0 && (f.base() == io.rdmascope.field.Base.HEX || f.base() == io.rdmascope.field.Base.HEX_DEC)) {
+            raw.append("0x").appendHex(v, treeHexDigits(f)); // "OpCode: Send (0x3)", "Flags: 0x2"
+        } else {
+            FieldText.appendLong(raw, f, v);
+        }
         String text;
         ValueNames names = f.valueNames();
         String name = names == null ? null : names.nameOf(v);
@@ -152,6 +208,16 @@ public final class TreeLabels {
             text = text + " " + f.unit();
         }
         return text;
+    }
+
+    /**
+     * Hex digits of a bitfield in the tree: Wireshark's {@code hfinfo_hex_digits} counts the mask's
+     * width, not the container's ("Virtual Lane: 0xf" for a 4-bit mask in a byte), whereas
+     * {@code -T fields} pads to the container ({@link FieldText#hexDigits}).
+     */
+    static int treeHexDigits(Field f) {
+        int bits = 64 - Long.numberOfLeadingZeros(f.mask() >>> f.shift());
+        return Math.max(1, (bits + 3) / 4);
     }
 
     /** Wireshark's bit picture, e.g. "..00 ...." for a mask of 0x30 in one byte. */

@@ -38,6 +38,7 @@ public final class AnalysisFields implements FilterFieldProvider {
             case UNSIGNED -> FieldType.UINT64;
             case STRING -> FieldType.STRING;
             case NANOSECONDS -> FieldType.RELATIVE_TIME;
+            case FRAME -> FieldType.FRAMENUM;
         };
         return new ProvidedField() {
             @Override

@@ -18,12 +18,17 @@ import java.util.Map;
  * {@code rdmascope.analysis.nak} (any NAK); {@code rdmascope.conversation} (every frame the engine
  * placed: requests, ACK-only, NAK, CNP, CM, datagrams, iWARP segments); {@code rdmascope.role};
  * {@code rdmascope.message.kind}, {@code .status}, {@code .bytes}, {@code .latency} (nanoseconds)
- * for every request, response and completion frame of a message.
+ * for every request, response and completion frame of a message; and (issue 17) {@code .number},
+ * {@code .first_psn}, {@code .last_psn}, the frame links {@code .first_frame}, {@code .last_frame},
+ * {@code .response_in} (on request frames) and {@code .response_to} (on the others). {@link AnalysisTree}
+ * words the same facts as the per-frame analysis node of the detail tree.
  */
 public final class FrameAnalysis {
 
     /** Value types of analysis fields, as the filter compiler types them. */
-    public enum Type { BOOLEAN, UNSIGNED, STRING, NANOSECONDS }
+    public enum Type { BOOLEAN, UNSIGNED, STRING, NANOSECONDS, FRAME }
+
+    private static final String MESSAGE_NUMBER = "rdmascope.message.number";
 
     /** One analysis field. */
     public record Field(String name, Type type, String description) {
@@ -71,11 +76,13 @@ public final class FrameAnalysis {
     private long[] bits = new long[0];
     private int[] messageOf = new int[0];
     private final List<Message> messages;
+    private final List<Observation> observations;
     /** Placement per frame, as the engine published it ({@link ReplayListener#placement}). */
     private final ReplayResult placements;
 
-    private FrameAnalysis(List<Message> messages, ReplayResult placements) {
+    private FrameAnalysis(List<Message> messages, List<Observation> observations, ReplayResult placements) {
         this.messages = messages;
+        this.observations = observations;
         this.placements = placements;
     }
 
@@ -114,6 +121,21 @@ public final class FrameAnalysis {
                 "Payload bytes of the message"));
         m.put("rdmascope.message.latency", new Field("rdmascope.message.latency", Type.NANOSECONDS,
                 "First request frame to completion, of the message this frame belongs to"));
+        // Issue 17: the message a frame belongs to, with links to its frames (Wireshark's response_in/_to).
+        m.put(MESSAGE_NUMBER, new Field(MESSAGE_NUMBER, Type.UNSIGNED,
+                "Number of the message this frame belongs to, as rdmascope messages lists them (1, 2, …)"));
+        m.put("rdmascope.message.first_psn", new Field("rdmascope.message.first_psn", Type.UNSIGNED,
+                "First PSN of the message (the DDP MSN for iWARP)"));
+        m.put("rdmascope.message.last_psn", new Field("rdmascope.message.last_psn", Type.UNSIGNED,
+                "Last PSN of the message (the DDP MSN for iWARP)"));
+        m.put("rdmascope.message.first_frame", new Field("rdmascope.message.first_frame", Type.FRAME,
+                "First frame of the message (its first request frame)"));
+        m.put("rdmascope.message.last_frame", new Field("rdmascope.message.last_frame", Type.FRAME,
+                "Last frame of the message: its last request, response or completion frame"));
+        m.put("rdmascope.message.response_in", new Field("rdmascope.message.response_in", Type.FRAME,
+                "On a request frame: the frame that completed its message (ACK, last READ response)"));
+        m.put("rdmascope.message.response_to", new Field("rdmascope.message.response_to", Type.FRAME,
+                "On a response or completion frame: the first request frame of the message it answers"));
         return m;
     }
 
@@ -129,7 +151,8 @@ public final class FrameAnalysis {
 
     /** Indexes a finished replay's messages and observations by frame. */
     public static FrameAnalysis of(ReplayResult replay) {
-        FrameAnalysis a = new FrameAnalysis(List.copyOf(replay.messages()), replay);
+        FrameAnalysis a = new FrameAnalysis(List.copyOf(replay.messages()), List.copyOf(replay.observations()),
+                replay);
         for (Observation o : replay.observations()) {
             int i = KINDS.indexOf(o.kind());
             if (i >= 0 && o.frame() > 0) {
@@ -201,8 +224,73 @@ public final class FrameAnalysis {
             case "rdmascope.message.status" -> msg.status();
             case "rdmascope.message.bytes" -> msg.bytes();
             case "rdmascope.message.latency" -> msg.latencyNanos();
+            case MESSAGE_NUMBER -> (long) m;
+            case "rdmascope.message.first_psn" -> (long) msg.firstPsn();
+            case "rdmascope.message.last_psn" -> (long) msg.lastPsn();
+            case "rdmascope.message.first_frame" -> firstFrame(msg);
+            case "rdmascope.message.last_frame" -> lastFrame(msg);
+            case "rdmascope.message.response_in" -> msg.frames().contains(f) && msg.completionFrame() != null
+                    && msg.completionFrame() != f ? (long) msg.completionFrame() : null;
+            case "rdmascope.message.response_to" -> !msg.frames().contains(f) ? firstFrame(msg) : null;
             default -> null;
         };
+    }
+
+    private static Long firstFrame(Message msg) {
+        return msg.frames().isEmpty() ? null : (long) msg.frames().get(0);
+    }
+
+    /** The highest frame number the message names: requests, responses and completion. */
+    static Long lastFrame(Message msg) {
+        long last = 0;
+        for (int f : msg.frames()) {
+            last = Math.max(last, f);
+        }
+        for (int f : msg.responseFrames()) {
+            last = Math.max(last, f);
+        }
+        if (msg.completionFrame() != null) {
+            last = Math.max(last, msg.completionFrame());
+        }
+        return last == 0 ? null : last;
+    }
+
+    /** The message frame {@code frame} belongs to and its number (1-based), or null. */
+    public Numbered messageOf(long frame) {
+        if (frame <= 0 || frame >= messageOf.length || messageOf[(int) frame] == 0) {
+            return null;
+        }
+        int m = messageOf[(int) frame];
+        return new Numbered(m, messages.get(m - 1));
+    }
+
+    /** A message with its number as {@code rdmascope messages} lists them. */
+    public record Numbered(int number, Message message) {
+    }
+
+    /** The observations the replay cited at frame {@code frame}, in the order it made them. */
+    public List<Observation> observationsAt(long frame) {
+        int lo = 0;
+        int hi = observations.size();
+        while (lo < hi) { // observations are sorted by frame, frame-0 ones last (ReplayResult.finish)
+            int mid = (lo + hi) >>> 1;
+            long at = observations.get(mid).frame();
+            if (at != 0 && at < frame) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        List<Observation> out = new ArrayList<>();
+        for (int i = lo; i < observations.size() && observations.get(i).frame() == frame; i++) {
+            out.add(observations.get(i));
+        }
+        return out;
+    }
+
+    /** Every observation of the replay, sorted by frame: for links from one frame to an earlier one. */
+    List<Observation> observations() {
+        return observations;
     }
 
     /** The conversation the engine placed frame {@code frame} in, or null. */

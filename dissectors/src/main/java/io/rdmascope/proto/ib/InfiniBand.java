@@ -128,7 +128,7 @@ public final class InfiniBand {
     public static final Field ATOMICACKETH_ORIGREMDT = Field.uint64("infiniband.atomicacketh.origremdt",
             "Original Remote Data", 0);
     public static final HeaderType ATOMICACKETH = HeaderType.subHeader(PROTOCOL, "infiniband.atomicacketh",
-            "AtomicAckETH - Atomic ACK Extended Transport Header", ATOMICACKETH_ORIGREMDT);
+            "ATOMICACKETH - Atomic ACK Extended Transport Header", ATOMICACKETH_ORIGREMDT);
 
     /**
      * Wireshark 4.0 names both the ImmDt header and its one field {@code infiniband.immdt} (raw

@@ -1,0 +1,197 @@
+package io.rdmascope.replay;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.LongToIntFunction;
+
+/**
+ * The analysis node of one frame, for the detail tree of {@code dissect -V} and the GUI: what
+ * Wireshark shows as TCP's {@code [SEQ/ACK analysis]} and expert info, for RDMA. The message the
+ * frame belongs to with links to its first and last frames and to the frame that answered it (or
+ * that it answers), its latency, and each observation the replay made at the frame: a retransmission
+ * of which earlier frame and why, the NAK it answers, a NAK's code.
+ *
+ * <p>Built from a finished replay ({@link FrameAnalysis}), so it needs the two passes {@code -Y}
+ * already makes. Items carry the analysis field they show (a filter or {@code -e} name; null for a
+ * label only) and the frame they link to, so that a GUI can make the link clickable.
+ */
+public final class AnalysisTree {
+    /** The top label, bracketed as Wireshark brackets what it derives rather than reads. */
+    public static final String TITLE = "[RDMA analysis]";
+
+    private AnalysisTree() {
+    }
+
+    /**
+     * One line of the analysis node.
+     *
+     * @param field    the analysis field this line shows ({@code rdmascope.message.first_frame}), or null
+     * @param label    the line as shown, without the tree's indentation
+     * @param link     the frame this line points to, or 0
+     * @param children lines under it
+     */
+    public record Item(String field, String label, long link, List<Item> children) {
+        public Item {
+            children = List.copyOf(children);
+        }
+
+        static Item leaf(String field, String label, long link) {
+            return new Item(field, label, link, List.of());
+        }
+    }
+
+    /**
+     * The analysis items of frame {@code frame}: empty when the replay placed it nowhere and said
+     * nothing of it. {@code psnOf} gives the BTH PSN of an earlier frame (or -1), to name the frame a
+     * retransmission repeats; the caller dissects that frame or remembers it.
+     */
+    public static List<Item> of(FrameAnalysis analysis, long frame, LongToIntFunction psnOf) {
+        List<Item> items = new ArrayList<>();
+        String conversation = analysis.conversationOf(frame);
+        if (conversation != null) {
+            items.add(Item.leaf("rdmascope.conversation", "[Conversation: " + conversation + "]", 0));
+        }
+        FrameRole role = analysis.roleOf(frame);
+        if (role != null) {
+            items.add(Item.leaf("rdmascope.role", "[Role: " + role.name().toLowerCase(Locale.ROOT) + "]", 0));
+        }
+        FrameAnalysis.Numbered numbered = analysis.messageOf(frame);
+        if (numbered != null) {
+            items.add(message(numbered, frame));
+        }
+        for (Observation o : analysis.observationsAt(frame)) {
+            items.add(observation(analysis, o, frame, psnOf));
+        }
+        return items;
+    }
+
+    private static Item message(FrameAnalysis.Numbered numbered, long frame) {
+        Message m = numbered.message();
+        List<Item> lines = new ArrayList<>();
+        lines.add(Item.leaf("rdmascope.message.kind", "[Kind: " + m.kind().name() + "]", 0));
+        lines.add(Item.leaf("rdmascope.message.status", "[Status: " + m.status() + "]", 0));
+        lines.add(Item.leaf("rdmascope.message.first_psn", "[First PSN: " + m.firstPsn() + "]", 0));
+        lines.add(Item.leaf("rdmascope.message.last_psn", "[Last PSN: " + m.lastPsn() + "]", 0));
+        lines.add(Item.leaf("rdmascope.message.bytes", "[Bytes: " + m.bytes() + "]", 0));
+        if (!m.frames().isEmpty()) {
+            lines.add(Item.leaf("rdmascope.message.first_frame", "[First frame: " + m.frames().get(0) + "]",
+                    m.frames().get(0)));
+        }
+        Long last = FrameAnalysis.lastFrame(m);
+        if (last != null) {
+            lines.add(Item.leaf("rdmascope.message.last_frame", "[Last frame: " + last + "]", last));
+        }
+        boolean request = m.frames().contains((int) frame);
+        if (request && m.completionFrame() != null && m.completionFrame() != frame) {
+            lines.add(Item.leaf("rdmascope.message.response_in", "[Response in frame: " + m.completionFrame() + "]",
+                    m.completionFrame()));
+        }
+        if (!request && !m.frames().isEmpty()) {
+            lines.add(Item.leaf("rdmascope.message.response_to", "[Response to frame: " + m.frames().get(0) + "]",
+                    m.frames().get(0)));
+        }
+        if (m.latencyNanos() != null) {
+            lines.add(Item.leaf("rdmascope.message.latency", "[Latency: " + seconds(m.latencyNanos()) + " seconds]",
+                    0));
+        }
+        String partial = Boolean.TRUE.equals(m.partial()) ? ", partly captured" : "";
+        return new Item("rdmascope.message.number", "[Message " + numbered.number() + ": " + m.kind().name() + ", "
+                + m.status() + partial + "]", 0, lines);
+    }
+
+    private static Item observation(FrameAnalysis analysis, Observation o, long frame, LongToIntFunction psnOf) {
+        List<Item> lines = new ArrayList<>();
+        if (o instanceof Observation.Retransmission r) {
+            long original = earlierFrameOfPsn(analysis, frame, r.psn(), psnOf);
+            if (original > 0) {
+                lines.add(Item.leaf(null, "[Retransmission of frame: " + original + "]", original));
+            }
+            if (r.trigger() == Observation.Trigger.NAK || r.trigger() == Observation.Trigger.RNR_NAK) {
+                long nak = answeredNak(analysis, r, frame);
+                if (nak > 0) {
+                    lines.add(Item.leaf(null, "[Answers the NAK in frame: " + nak + "]", nak));
+                }
+            }
+        } else if (o instanceof Observation.Duplicate dup && dup.originalFrame() > 0) {
+            lines.add(Item.leaf(null, "[Copy of frame: " + dup.originalFrame() + "]", dup.originalFrame()));
+        }
+        lines.add(Item.leaf(null, "[Expert Info (" + severity(o) + "): " + o.detail() + "]", 0));
+        String psn = o.psn() >= 0 ? ", PSN " + o.psn() : "";
+        return new Item("rdmascope.analysis." + o.kind(), "[" + o.kind() + psn + "]", 0, lines);
+    }
+
+    /**
+     * The NAK a go-back-N run answers: the latest NAK (or RNR NAK) of the same conversation before
+     * this frame, at the run's PSN or below it (IBTA 9.7.5.2.1: a NAK names the PSN resent from).
+     */
+    private static long answeredNak(FrameAnalysis analysis, Observation.Retransmission r, long frame) {
+        long best = 0;
+        for (Observation o : analysis.observations()) {
+            if (o.frame() == 0 || o.frame() >= frame) {
+                break;
+            }
+            boolean nak = o instanceof Observation.Nak || o instanceof Observation.RnrNak;
+            if (nak && java.util.Objects.equals(o.conversation(), r.conversation())) {
+                best = o.frame();
+            }
+        }
+        return best;
+    }
+
+    /** The latest earlier request frame of the same message that carried PSN {@code psn}, or 0. */
+    private static long earlierFrameOfPsn(FrameAnalysis analysis, long frame, int psn, LongToIntFunction psnOf) {
+        FrameAnalysis.Numbered numbered = analysis.messageOf(frame);
+        if (numbered == null || psn < 0) {
+            return 0;
+        }
+        long best = 0;
+        for (int f : numbered.message().frames()) {
+            if (f < frame && psnOf.applyAsInt(f) == psn) {
+                best = f;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Wireshark's expert severities, by what the observation means for the traffic: lost and resent
+     * packets are warnings (as {@code tcp.analysis.retransmission}), NAKs and failures errors, the
+     * rest notes.
+     */
+    private static String severity(Observation o) {
+        String kind = o.kind();
+        if (kind.startsWith("nak_") || kind.endsWith("_exhausted") || kind.equals("bad_icrc")
+                || kind.equals("bad_vcrc") || kind.equals("rdmap_terminate") || kind.equals("torn_down_with_outstanding")) {
+            return "Error/Sequence";
+        }
+        if (kind.equals("retransmission") || kind.equals("packet_lost") || kind.equals("ack_timeout")
+                || kind.equals("rnr_nak") || kind.startsWith("tcp_") || kind.equals("duplicate")) {
+            return "Warning/Sequence";
+        }
+        return "Note/Sequence";
+    }
+
+    /** Nanoseconds as Wireshark prints a relative time: seconds with nine decimals. */
+    static String seconds(long nanos) {
+        return String.format(Locale.ROOT, "%d.%09d", nanos / 1_000_000_000L, Math.abs(nanos % 1_000_000_000L));
+    }
+
+    /** Appends the node as {@code -V} text: the title and its items, four spaces per level. */
+    public static void print(List<Item> items, StringBuilder out) {
+        if (items.isEmpty()) {
+            return;
+        }
+        out.append(TITLE).append('\n');
+        for (Item i : items) {
+            print(i, 1, out);
+        }
+    }
+
+    private static void print(Item item, int depth, StringBuilder out) {
+        out.append("    ".repeat(depth)).append(item.label()).append('\n');
+        for (Item c : item.children()) {
+            print(c, depth + 1, out);
+        }
+    }
+}
