@@ -132,10 +132,7 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
                     }
                     c.frame(frame);
                     c.hierarchy.add(d, frame.wireLength());
-                    int opcode = d.rdma().opcode;
-                    if (opcode >= 0) {
-                        c.opcodes[opcode & 0xFF]++;
-                    }
+                    c.countOpcode(d.rdma());
                     replay.accept(d);
                 }
             } catch (IOException e) {
@@ -167,7 +164,8 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
     /** Per-frame counting: plain fields and arrays, no allocation per frame. */
     private static final class Counters {
         final ProtocolHierarchy hierarchy = new ProtocolHierarchy();
-        final long[] opcodes = new long[256];
+        /** Frames per BTH opcode; DC packets after the 256 (their opcodes are RD's, their meaning not). */
+        final long[] opcodes = new long[256 + 256 * 2];
         long frames;
         long capturedBytes;
         long wireBytes;
@@ -223,11 +221,21 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
                     duration > 0 ? rate(frames, duration) : null, duration > 0 ? rate(wireBytes * 8, duration) : null);
         }
 
+        void countOpcode(io.rdmascope.dissect.RdmaContext rdma) {
+            if (rdma.opcode < 0) {
+                return;
+            }
+            int code = rdma.opcode & 0xFF;
+            opcodes[rdma.dynamicallyConnected ? 256 + code * 2 + (rdma.dcConnect ? 1 : 0) : code]++;
+        }
+
         List<OpcodeCount> opcodes() {
             List<OpcodeCount> out = new ArrayList<>();
-            for (int code = 0; code < opcodes.length; code++) {
-                if (opcodes[code] > 0) {
-                    out.add(new OpcodeCount(code, Opcodes.of(code).shortName(), opcodes[code]));
+            for (int slot = 0; slot < opcodes.length; slot++) {
+                if (opcodes[slot] > 0) {
+                    int code = slot < 256 ? slot : (slot - 256) / 2;
+                    String name = (slot < 256 ? Opcodes.of(code) : Opcodes.dc(code, (slot & 1) == 1)).shortName();
+                    out.add(new OpcodeCount(code, name, opcodes[slot]));
                 }
             }
             out.sort(Comparator.comparingLong(OpcodeCount::frames).reversed()

@@ -22,6 +22,12 @@ public final class RdmaContext {
     public int bthStart = -1;
     public int bthLayer = -1;
     public int opcode = -1;
+    /**
+     * Whether the BTH opcode (0x40–0x5F) was read as Mellanox Dynamically Connected rather than RD, and
+     * if so whether in its connect form (with a DCCETH): the opcode byte alone does not say (docs/dc.md).
+     */
+    public boolean dynamicallyConnected;
+    public boolean dcConnect;
     public int payloadStart = -1;
     public int payloadLength;
     public int padCount;
@@ -48,6 +54,8 @@ public final class RdmaContext {
         bthStart = -1;
         bthLayer = -1;
         opcode = -1;
+        dynamicallyConnected = false;
+        dcConnect = false;
         payloadStart = -1;
         payloadLength = 0;
         padCount = 0;

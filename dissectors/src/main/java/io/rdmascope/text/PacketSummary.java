@@ -107,7 +107,8 @@ public final class PacketSummary {
                 return withCrcFlags(whole, d, r);
             }
         }
-        Opcode op = Opcodes.of(r.opcode);
+        // DC's opcodes are RD's; the dissector decided which this packet is (docs/dc.md), as tshark's Info says DC
+        Opcode op = r.dynamicallyConnected ? Opcodes.dc(r.opcode, r.dcConnect) : Opcodes.of(r.opcode);
         // An SMP/SA label adds up to 52 characters (" SubnAdmGetTableResp(LinkSpeedWidthPairsTableRecord)"):
         // room for it from the start, so that the builder does not regrow.
         StringBuilder sb = new StringBuilder(madClass >= 0 ? 128 : 64);

@@ -143,7 +143,9 @@ public final class InfiniBandDissector {
         r.padCount = (d.u8(offset + 1) >> 4) & 0x3;
         Opcode opcode = Opcodes.of(opcodeByte);
         if (opcode.service() == Service.RD && isDc(d, r, offset)) {
+            r.dynamicallyConnected = true;
             opcode = Opcodes.dc(opcodeByte, (d.u8(offset + 1) & 0x80) == 0);
+            r.dcConnect = opcode.headers().contains(InfiniBand.DCCETH);
         }
         // The ICRC closes the packet when the whole packet was captured; a cut leaves it out. A snaplen
         // cut shows as end == captured length with a longer wire length; a silent cut as a frame shorter
