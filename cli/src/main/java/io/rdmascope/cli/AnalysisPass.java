@@ -1,7 +1,6 @@
 package io.rdmascope.cli;
 
 import io.rdmascope.dissect.Dissection;
-import io.rdmascope.dissect.RdmaContext;
 import io.rdmascope.replay.AnalysisTree;
 import io.rdmascope.replay.FrameAnalysis;
 
@@ -34,8 +33,8 @@ final class AnalysisPass {
     /** Notes frame {@code d}'s PSN; call for every frame of the second pass, shown or not. */
     void saw(Dissection d) {
         long n = d.frame().number();
-        RdmaContext r = d.rdma();
-        if (n <= 0 || n > Integer.MAX_VALUE - 8 || !r.isRdma() || d.layerLength(r.bthLayer) != 12) {
+        int psn = AnalysisTree.bthPsn(d);
+        if (n <= 0 || n > Integer.MAX_VALUE - 8 || psn < 0) {
             return;
         }
         if (n >= psnByFrame.length) {
@@ -44,7 +43,7 @@ final class AnalysisPass {
             psnByFrame = Arrays.copyOf(psnByFrame, size);
             Arrays.fill(psnByFrame, old, size, -1);
         }
-        psnByFrame[(int) n] = d.u24(r.bthStart + 9);
+        psnByFrame[(int) n] = psn;
     }
 
     /** Appends the frame's {@code [RDMA analysis]} node to {@code -V} text (nothing when it has none). */

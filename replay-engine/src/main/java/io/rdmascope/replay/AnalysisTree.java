@@ -178,6 +178,18 @@ public final class AnalysisTree {
     }
 
     /** Appends the node as {@code -V} text: the title and its items, four spaces per level. */
+    /**
+     * The BTH PSN of a dissected frame, or -1 when it has no whole BTH: what {@link #of}'s {@code psnOf}
+     * answers for an earlier frame, from a dissection the caller makes or remembers.
+     */
+    public static int bthPsn(io.rdmascope.dissect.Dissection d) {
+        io.rdmascope.dissect.RdmaContext r = d.rdma();
+        if (!r.isRdma() || r.bthLayer < 0 || d.layerLength(r.bthLayer) != 12) {
+            return -1;
+        }
+        return d.u24(r.bthStart + 9);
+    }
+
     public static void print(List<Item> items, StringBuilder out) {
         if (items.isEmpty()) {
             return;

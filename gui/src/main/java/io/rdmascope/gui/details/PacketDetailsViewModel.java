@@ -17,9 +17,14 @@ import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 
+import io.rdmascope.replay.AnalysisTree;
+import io.rdmascope.replay.FrameAnalysis;
+
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -45,10 +50,15 @@ public final class PacketDetailsViewModel {
     private final ReadOnlyObjectWrapper<ProtoTree> selectedNode = new ReadOnlyObjectWrapper<>(this, "selectedNode");
     private final ReadOnlyObjectWrapper<Span> highlight = new ReadOnlyObjectWrapper<>(this, "highlight");
     private final Set<String> expanded = new HashSet<>();
+    private final FrameSelection selection;
+    /** The analysis items behind the shown frame's [RDMA analysis] nodes (by identity: labels repeat). */
+    private final Map<ProtoTree, AnalysisTree.Item> analysisItems = new IdentityHashMap<>();
     private FrameDecoder decoder;
+    private FrameAnalysis analysis;
 
     public PacketDetailsViewModel(FrameSelection selection, FilterCompiler compiler) {
         this.compiler = compiler;
+        this.selection = selection;
         selection.current().addListener((o, was, now) -> show(now.intValue()));
         selectedNode.addListener((o, was, now) ->
                 highlight.set(now == null || now.length() <= 0 ? null : new Span(now.start(), now.length())));
@@ -57,7 +67,17 @@ public final class PacketDetailsViewModel {
     /** Reads frames from a new capture; shows nothing until a frame is selected. */
     public void open(FrameIndex index, DissectorChain chain) {
         decoder = new FrameDecoder(index, chain);
+        analysis = null;
         show(0);
+    }
+
+    /**
+     * The finished replay of the open capture (null: none yet): each frame's tree then ends with an
+     * {@code [RDMA analysis]} node, as {@code dissect -V} prints it, whose frame links can be followed.
+     */
+    public void useAnalysis(FrameAnalysis replayed) {
+        analysis = replayed;
+        show(frame.get());
     }
 
     public ReadOnlyIntegerProperty frame() {
@@ -94,14 +114,49 @@ public final class PacketDetailsViewModel {
             return;
         }
         Dissection d = decoder.dissect(number);
-        List<ProtoTree> roots = ProtoTree.build(d);
+        List<ProtoTree> roots = new ArrayList<>(ProtoTree.build(d));
         selectedNode.set(null);
         bytes.set(d.frame().toByteArray());
-        tree.set(roots);
+        analysisItems.clear();
+        if (analysis != null) {
+            // after the frame's bytes are copied: naming a retransmitted frame dissects that one (d is reused)
+            List<AnalysisTree.Item> items = AnalysisTree.of(analysis, number,
+                    f -> f > 0 && f < number ? AnalysisTree.bthPsn(decoder.dissect((int) f)) : -1);
+            if (!items.isEmpty()) {
+                roots.add(new ProtoTree(AnalysisTree.TITLE, 0, 0, null, null, -1, analysisNodes(items)));
+            }
+        }
+        tree.set(List.copyOf(roots));
         frame.set(number);
         if (was != null) {
             selectedNode.set(sameNode(roots, was));
         }
+    }
+
+    private List<ProtoTree> analysisNodes(List<AnalysisTree.Item> items) {
+        List<ProtoTree> nodes = new ArrayList<>(items.size());
+        for (AnalysisTree.Item item : items) {
+            ProtoTree node = new ProtoTree(item.label(), 0, 0, null, null, -1, analysisNodes(item.children()));
+            analysisItems.put(node, item);
+            nodes.add(node);
+        }
+        return nodes;
+    }
+
+    /** The frame an analysis line points to ("[Retransmission of frame: 7]"), or 0. */
+    public long linkOf(ProtoTree node) {
+        AnalysisTree.Item item = node == null ? null : analysisItems.get(node);
+        return item == null ? 0 : item.link();
+    }
+
+    /** Goes to the frame {@code node} links to, as a click on a Wireshark frame link; false when it links none. */
+    public boolean followLink(ProtoTree node) {
+        long link = linkOf(node);
+        if (link <= 0 || decoder == null || link > decoder.index().count()) {
+            return false;
+        }
+        selection.select((int) link);
+        return true;
     }
 
     /** Selects a node of the tree (null: none); its bytes light up. */
@@ -234,6 +289,10 @@ public final class PacketDetailsViewModel {
     public String filterFor(ProtoTree node) {
         if (node == null) {
             return "";
+        }
+        AnalysisTree.Item analysed = analysisItems.get(node);
+        if (analysed != null) {
+            return analysed.field() == null ? "" : analysed.field(); // presence: the frames the replay marked so
         }
         if (node.field() == null) {
             if (node.header() != null) {

@@ -37,6 +37,13 @@ public final class PacketTreeView extends BorderPane {
             protected void updateItem(ProtoTree item, boolean empty) {
                 super.updateItem(item, empty);
                 setText(empty || item == null ? null : item.label());
+                // a frame link of the analysis node looks like one, as Wireshark's "[Response in: 12]"
+                setUnderline(!empty && vm.linkOf(item) > 0);
+            }
+        });
+        tree.setOnMouseClicked(e -> {
+            if (e.getClickCount() == 2 && e.getButton() == javafx.scene.input.MouseButton.PRIMARY) {
+                vm.followLink(selected());
             }
         });
         vm.tree().addListener((o, was, now) -> rebuild(now));

@@ -510,6 +510,7 @@ public final class MainViewModel {
     }
 
     private void showAnalysis(CaptureAnalysis a) {
+        details.useAnalysis(a == null ? null : a.frames());
         conversations.show(a);
         messages.show(a);
         findings.show(a);

@@ -46,6 +46,54 @@ class PacketDetailsViewModelTest {
         return null;
     }
 
+    static ProtoTree labelled(List<ProtoTree> nodes, String label) {
+        for (ProtoTree n : nodes) {
+            if (n.label().equals(label)) {
+                return n;
+            }
+            ProtoTree f = labelled(n.children(), label);
+            if (f != null) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    private static io.rdmascope.replay.FrameAnalysis replayed(java.nio.file.Path file) throws IOException {
+        io.rdmascope.replay.ReplayResult result = new io.rdmascope.replay.ReplayResult();
+        DissectorChain chain = DissectorChain.standard();
+        io.rdmascope.dissect.Dissection d = new io.rdmascope.dissect.Dissection();
+        try (io.rdmascope.capture.PacketSource source = io.rdmascope.capture.CaptureFiles.open(file)) {
+            io.rdmascope.frame.Frame f;
+            while ((f = source.next()) != null) {
+                chain.dissect(f, d);
+                result.accept(d);
+            }
+        }
+        return io.rdmascope.replay.FrameAnalysis.of(result.finish());
+    }
+
+    @Test
+    void theTreeEndsWithTheAnalysisNodeWhoseFrameLinksCanBeFollowed() throws IOException {
+        selection.select(9);
+        assertNull(labelled(vm.tree().get(), "[RDMA analysis]"), "no analysis before the replay is done");
+        vm.useAnalysis(replayed(Samples.scenario("rc_loss_nak")));
+        List<ProtoTree> roots = vm.tree().get();
+        assertEquals("[RDMA analysis]", roots.get(roots.size() - 1).label(), "shown at once, last, as -V prints it");
+        ProtoTree resent = labelled(roots, "[Retransmission of frame: 5]"); // frame 9 resends frame 5's PSN
+        assertNotNull(resent, roots.get(roots.size() - 1).toString());
+        assertEquals(5, vm.linkOf(resent));
+        ProtoTree nak = labelled(roots, "[Answers the NAK in frame: 7]");
+        assertEquals(7, vm.linkOf(nak));
+        assertEquals(0, vm.linkOf(roots.get(0)), "a decoded field links nowhere");
+        ProtoTree observation = roots.get(roots.size() - 1).children().stream()
+                .filter(n -> n.children().contains(resent)).findFirst().orElseThrow();
+        assertEquals("rdmascope.analysis.retransmission", vm.filterFor(observation));
+        assertTrue(vm.followLink(resent));
+        assertEquals(5, selection.current().get());
+        assertTrue(vm.tree().get().get(0).label().startsWith("Frame 5:"));
+    }
+
     @Test
     void selectingAFrameShowsItsTreeAndBytes() {
         selection.select(7);

@@ -170,6 +170,33 @@ class MenusUiTest {
     }
 
     @Test
+    void aDoubleClickOnAnAnalysisFrameLinkGoesToThatFrame(FxRobot robot) {
+        open(robot, Samples.scenario("rc_loss_nak"));
+        robot.clickOn(rowOf(robot, 9)); // frame 9 resends frame 5's PSN after the NAK in frame 7
+        javafx.scene.control.TreeView<io.rdmascope.text.ProtoTree> tree = view.tree().tree();
+        robot.interact(() -> {
+            var roots = tree.getRoot().getChildren();
+            var analysis = roots.get(roots.size() - 1);
+            assertEquals("[RDMA analysis]", analysis.getValue().label());
+            expandAll(analysis);
+            tree.scrollTo(tree.getExpandedItemCount() - 1); // the analysis node is last: bring it into view
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        var link = robot.lookup(".tree-cell").queryAllAs(javafx.scene.control.TreeCell.class).stream()
+                .filter(c -> "[Retransmission of frame: 5]".equals(c.getText())).findFirst().orElseThrow();
+        assertTrue(link.isUnderline(), "a frame link looks like one");
+        robot.doubleClickOn(link);
+        waitUntil(() -> vm.selection().current().get() == 5);
+    }
+
+    private static void expandAll(javafx.scene.control.TreeItem<?> item) {
+        item.setExpanded(true);
+        for (var child : item.getChildren()) {
+            expandAll(child);
+        }
+    }
+
+    @Test
     void ctrlFFindsTheNextFrameAFilterMatches(FxRobot robot) {
         open(robot, Samples.scenario("rc_loss_nak"));
         robot.clickOn(rowOf(robot, 3));
