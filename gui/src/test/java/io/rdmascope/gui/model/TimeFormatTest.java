@@ -24,14 +24,16 @@ class TimeFormatTest {
     }
 
     @Test
-    void precisionComesFromTheFilesTimestampUnit() {
-        assertEquals(9, CaptureInfo.tsresolDigits(9));
-        assertEquals(6, CaptureInfo.tsresolDigits(6));
-        assertEquals(10, CaptureInfo.tsresolDigits(0x80 | 30), "2^-30 s needs ten decimal digits");
-        assertEquals(6, CaptureInfo.pcapngDigits(List.of()), "no interface yet: microseconds, pcapng's default");
-        assertEquals(9, CaptureInfo.pcapngDigits(List.of(
-                new PcapngReader.CaptureInterface(0, 0, 1, 0, null, null, null, 6, 0),
-                new PcapngReader.CaptureInterface(1, 0, 1, 0, null, null, null, 9, 0))), "the finest interface");
+    void precisionComesFromTheFilesTimestampUnit(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        try (var ns = io.rdmascope.capture.CaptureFiles.open(io.rdmascope.gui.Samples.scenario("rc_loss_nak"))) {
+            ns.next(); // the interface description comes before the first frame
+            assertEquals(9, CaptureInfo.of(ns).timeDigits(), "a pcapng interface with if_tsresol 9");
+        }
+        java.nio.file.Path erf = io.rdmascope.gui.Samples.scenario("native_ib_erf");
+        try (var source = io.rdmascope.capture.CaptureFiles.open(erf)) {
+            assertEquals(9, CaptureInfo.of(source).timeDigits(), erf + ": ERF's binary fraction shows as ns");
+        }
     }
 
     @Test
