@@ -69,10 +69,12 @@ public final class ConversationsViewModel {
     public static String statistics(Row r) {
         return String.format(java.util.Locale.ROOT,
                 "Conversation %s (%s, %s): A %s QP %s ↔ B %s QP %s%n"
-                        + "Packets A→B %,d · B→A %,d · messages %,d · %,d bytes · %.6f s · %s Gb/s%n"
+                        + "Packets A→B %,d · B→A %,d · messages %,d · %,d bytes · %.6f s · %s%n"
                         + "Latency p50 %s µs · p99 %s µs · retransmissions %,d · NAKs %,d · RNR NAKs %,d · CNPs %,d",
                 r.id(), r.transport(), r.state(), r.addressA(), r.qpA(), r.addressB(), r.qpB(), r.packetsAtoB(),
-                r.packetsBtoA(), r.messages(), r.bytes(), r.durationSeconds(), Formats.gbps(r.goodputGbps() * 1e9),
+                r.packetsBtoA(), r.messages(), r.bytes(), r.durationSeconds(),
+                // in the unit that fits (a slow conversation is "98.9 kb/s", not "0.000 Gb/s"), as the charts say it
+                io.rdmascope.gui.charts.ChartUnits.rate(r.goodputGbps() * 1e9),
                 r.p50Micros() == null ? "-" : String.format(java.util.Locale.ROOT, "%.3f", r.p50Micros()),
                 r.p99Micros() == null ? "-" : String.format(java.util.Locale.ROOT, "%.3f", r.p99Micros()),
                 r.retransmissions(), r.naks(), r.rnrNaks(), r.cnps());

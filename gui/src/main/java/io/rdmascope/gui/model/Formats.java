@@ -26,11 +26,6 @@ public final class Formats {
         return String.format(Locale.ROOT, "%.6f", nanos / 1e9);
     }
 
-    /** Bits per second as Gb/s with three decimals. */
-    public static String gbps(double bitsPerSecond) {
-        return String.format(Locale.ROOT, "%.3f", bitsPerSecond / 1e9);
-    }
-
     /** A PSN range: "15278828" or "15278828-15278832". */
     public static String psnRange(int first, int last) {
         return first == last ? Integer.toString(first) : first + "-" + last;

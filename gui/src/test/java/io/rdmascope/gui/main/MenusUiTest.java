@@ -411,6 +411,7 @@ class MenusUiTest {
         Label stats = robot.lookup("#conversationStats").queryAs(Label.class);
         robot.interact(() -> view.showTab("Conversations"));
         assertTrue(stats.getText().contains("retransmissions 5"), stats.getText());
+        assertTrue(stats.getText().contains(" · 1.17 Gb/s\n"), "goodput in the unit that fits: " + stats.getText());
         var b = stats.localToScreen(stats.getBoundsInLocal());
         var w = stage.getScene().getRoot().localToScreen(stage.getScene().getRoot().getBoundsInLocal());
         assertTrue(b.getMaxX() <= w.getMaxX() + 1 && b.getWidth() > 0, "on screen: " + b + " in " + w);
