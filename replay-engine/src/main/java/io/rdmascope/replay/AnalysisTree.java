@@ -126,17 +126,17 @@ public final class AnalysisTree {
      * this frame, at the run's PSN or below it (IBTA 9.7.5.2.1: a NAK names the PSN resent from).
      */
     private static long answeredNak(FrameAnalysis analysis, Observation.Retransmission r, long frame) {
-        long best = 0;
-        for (Observation o : analysis.observations()) {
-            if (o.frame() == 0 || o.frame() >= frame) {
-                break;
-            }
+        // backwards from the frame: the nearest NAK is found without a pass over the whole capture's
+        // observations for every retransmission (-V over a lossy capture would be quadratic)
+        List<Observation> observations = analysis.observations();
+        for (int i = analysis.firstObservationAtOrAfter(frame) - 1; i >= 0; i--) {
+            Observation o = observations.get(i);
             boolean nak = o instanceof Observation.Nak || o instanceof Observation.RnrNak;
             if (nak && java.util.Objects.equals(o.conversation(), r.conversation())) {
-                best = o.frame();
+                return o.frame();
             }
         }
-        return best;
+        return 0;
     }
 
     /** The latest earlier request frame of the same message that carried PSN {@code psn}, or 0. */
@@ -177,7 +177,6 @@ public final class AnalysisTree {
         return String.format(Locale.ROOT, "%d.%09d", nanos / 1_000_000_000L, Math.abs(nanos % 1_000_000_000L));
     }
 
-    /** Appends the node as {@code -V} text: the title and its items, four spaces per level. */
     /**
      * The BTH PSN of a dissected frame, or -1 when it has no whole BTH: what {@link #of}'s {@code psnOf}
      * answers for an earlier frame, from a dissection the caller makes or remembers.
@@ -190,6 +189,7 @@ public final class AnalysisTree {
         return d.u24(r.bthStart + 9);
     }
 
+    /** Appends the node as {@code -V} text: the title and its items, four spaces per level. */
     public static void print(List<Item> items, StringBuilder out) {
         if (items.isEmpty()) {
             return;

@@ -270,6 +270,16 @@ public final class FrameAnalysis {
 
     /** The observations the replay cited at frame {@code frame}, in the order it made them. */
     public List<Observation> observationsAt(long frame) {
+        int lo = firstObservationAtOrAfter(frame);
+        List<Observation> out = new ArrayList<>();
+        for (int i = lo; i < observations.size() && observations.get(i).frame() == frame; i++) {
+            out.add(observations.get(i));
+        }
+        return out;
+    }
+
+    /** Index of the first observation at {@code frame} or later (binary search: one per frame shown). */
+    int firstObservationAtOrAfter(long frame) {
         int lo = 0;
         int hi = observations.size();
         while (lo < hi) { // observations are sorted by frame, frame-0 ones last (ReplayResult.finish)
@@ -281,11 +291,7 @@ public final class FrameAnalysis {
                 hi = mid;
             }
         }
-        List<Observation> out = new ArrayList<>();
-        for (int i = lo; i < observations.size() && observations.get(i).frame() == frame; i++) {
-            out.add(observations.get(i));
-        }
-        return out;
+        return lo;
     }
 
     /** Every observation of the replay, sorted by frame: for links from one frame to an earlier one. */
