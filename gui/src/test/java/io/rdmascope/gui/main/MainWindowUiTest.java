@@ -125,8 +125,10 @@ class MainWindowUiTest {
         WaitForAsyncUtils.waitForFxEvents();
         assertEquals(7, vm.selection().current().get());
         var tree = view.tree().tree();
-        assertEquals(5, tree.getRoot().getChildren().size(), "Frame, Ethernet, IPv4, UDP, InfiniBand");
+        assertEquals(6, tree.getRoot().getChildren().size(), "Frame, Ethernet, IPv4, UDP, InfiniBand, analysis");
         assertTrue(tree.getRoot().getChildren().get(4).getValue().label().startsWith("InfiniBand"));
+        assertEquals("[RDMA analysis]", tree.getRoot().getChildren().get(5).getValue().label(),
+                "the replay's node last, as dissect -V prints it");
         assertFalse(view.hex().lines().getItems().isEmpty());
 
         // open InfiniBand and the AETH, click the syndrome
