@@ -68,6 +68,11 @@ final class DissectCommand implements Callable<Integer> {
                     + "kept; '-' writes them to standard output instead of any text")
     Path writeFile;
 
+    @Option(names = "-o", paramLabel = "PREF:VALUE",
+            description = "a preference, as tshark -o; the one supported: tcp.relative_sequence_numbers:TRUE|FALSE "
+                    + "(FALSE shows raw TCP sequence and acknowledgment numbers)")
+    List<String> preferences = new ArrayList<>();
+
     @Option(names = "-q", description = "no per-frame output (with -z: only the statistics, as tshark -q)")
     boolean quiet;
 
@@ -99,6 +104,7 @@ final class DissectCommand implements Callable<Integer> {
             throw new UsageError("-T fields needs at least one -e FIELD");
         }
         TimeFormat time = TimeFormat.parse(timeFormat);
+        boolean relativeTcp = relativeTcpSequenceNumbers(preferences);
         boolean captureToStdout = writeFile != null && writeFile.toString().equals("-");
         if (captureToStdout && !statistics.isEmpty()) {
             throw new UsageError("-w - writes the capture to standard output: -z has nowhere to print");
@@ -114,7 +120,7 @@ final class DissectCommand implements Callable<Integer> {
         AnalysisPass pass = input.namesAnalysis() || verbose || selected.needsAnalysis()
                 ? AnalysisPass.replay(captureFile, input) : null;
         ReplayOptions.Selection selection = input.select(captureFile, pass == null ? null : pass.analysis());
-        DissectorChain chain = input.chain();
+        DissectorChain chain = input.chain().withRelativeTcpSequenceNumbers(relativeTcp);
         OutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
         AsciiSink sink = new AsciiSink(FLUSH_BYTES * 2);
         Dissection d = new Dissection();
@@ -186,6 +192,34 @@ final class DissectCommand implements Callable<Integer> {
             out.flush();
         }
         return Main.EXIT_OK;
+    }
+
+    /** Wireshark's name of the one preference {@code -o} sets. */
+    static final String RELATIVE_SEQUENCE_NUMBERS = "tcp.relative_sequence_numbers";
+
+    /**
+     * The value of tcp.relative_sequence_numbers the {@code -o} options give (the last one wins, as in
+     * tshark; true when none does). tshark reads a boolean preference's TRUE/FALSE in any case.
+     */
+    static boolean relativeTcpSequenceNumbers(List<String> preferences) {
+        boolean relative = true;
+        for (String p : preferences) {
+            int colon = p.indexOf(':');
+            String name = colon < 0 ? p : p.substring(0, colon);
+            if (!name.equals(RELATIVE_SEQUENCE_NUMBERS)) {
+                throw new UsageError("unknown preference '" + name + "' for -o (the one supported: "
+                        + RELATIVE_SEQUENCE_NUMBERS + ":TRUE|FALSE)");
+            }
+            String value = colon < 0 ? "" : p.substring(colon + 1).trim();
+            if (value.equalsIgnoreCase("TRUE")) {
+                relative = true;
+            } else if (value.equalsIgnoreCase("FALSE")) {
+                relative = false;
+            } else {
+                throw new UsageError("-o " + RELATIVE_SEQUENCE_NUMBERS + " takes TRUE or FALSE, not '" + value + "'");
+            }
+        }
+        return relative;
     }
 
     private static void writeFields(AsciiSink sink, Dissection d, FieldColumns selected, FieldsLayout layout,

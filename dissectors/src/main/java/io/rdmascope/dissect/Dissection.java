@@ -32,6 +32,11 @@ public final class Dissection {
     private long referenceTimeNanos = Long.MIN_VALUE;
     private long previousTimeNanos = Long.MIN_VALUE;
     private int tcpPayloadLength;
+    /** The TCP segment's numbers as tcp.seq, tcp.ack and tcp.nxtseq show them (relative or raw). */
+    private int tcpSeq;
+    private int tcpAck;
+    private int tcpNextSeq;
+    private boolean tcpRelative;
     /** State a stream decoder keeps across frames (TCP reassembly for iWARP, issue 8); survives reset. */
     private Object streamState;
     /** Frame bytes followed by reassembled bytes, once a frame needs them; reused from frame to frame. */
@@ -53,6 +58,10 @@ public final class Dissection {
         this.malformed = false;
         this.cutSilently = false;
         this.tcpPayloadLength = 0;
+        this.tcpSeq = 0;
+        this.tcpAck = 0;
+        this.tcpNextSeq = 0;
+        this.tcpRelative = false;
         this.reassembledLength = 0;
         this.rdma.reset();
     }
@@ -293,6 +302,37 @@ public final class Dissection {
 
     public void setTcpPayloadLength(int length) {
         tcpPayloadLength = length;
+    }
+
+    /**
+     * Records the TCP segment's numbers as shown: relative to the direction's base (Wireshark's
+     * default) or raw, with the next sequence number after it (tcp.nxtseq). Unsigned 32-bit values.
+     */
+    public void setTcpNumbers(int seq, int ack, int nextSeq, boolean relative) {
+        tcpSeq = seq;
+        tcpAck = ack;
+        tcpNextSeq = nextSeq;
+        tcpRelative = relative;
+    }
+
+    /** tcp.seq: the sequence number, relative when {@link #tcpRelative()}. */
+    public long tcpSeq() {
+        return Integer.toUnsignedLong(tcpSeq);
+    }
+
+    /** tcp.ack: the acknowledgment number, relative when {@link #tcpRelative()} and the ACK flag is set. */
+    public long tcpAck() {
+        return Integer.toUnsignedLong(tcpAck);
+    }
+
+    /** tcp.nxtseq: the sequence number after this segment (its bytes, SYN and FIN each take one). */
+    public long tcpNextSeq() {
+        return Integer.toUnsignedLong(tcpNextSeq);
+    }
+
+    /** Whether the TCP numbers are relative ones (tshark's tcp.relative_sequence_numbers, on by default). */
+    public boolean tcpRelative() {
+        return tcpRelative;
     }
 
     public int capturedLength() {

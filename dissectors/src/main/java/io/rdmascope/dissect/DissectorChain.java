@@ -25,8 +25,15 @@ public final class DissectorChain {
     private final IntDispatch etherTypes;
     private final IntDispatch ipProtocols;
     private final int[] rocePorts;
+    /** tshark's {@code tcp.relative_sequence_numbers} preference: on by default, as in Wireshark. */
+    private final boolean relativeTcpSequenceNumbers;
 
     private DissectorChain(int[] rocePorts) {
+        this(rocePorts, true);
+    }
+
+    private DissectorChain(int[] rocePorts, boolean relativeTcpSequenceNumbers) {
+        this.relativeTcpSequenceNumbers = relativeTcpSequenceNumbers;
         Map<Integer, Dissector> link = new HashMap<>();
         link.put(LinkTypes.ETHERNET, Ethernet::dissect);
         link.put(LinkTypes.LINUX_SLL, Ethernet::dissectSll);
@@ -65,6 +72,19 @@ public final class DissectorChain {
         int[] ports = Arrays.copyOf(extraPorts, extraPorts.length + 1);
         ports[extraPorts.length] = Transport.ROCE_V2_PORT;
         return new DissectorChain(ports);
+    }
+
+    /**
+     * This chain with TCP sequence and acknowledgment numbers shown as on the wire (tshark's {@code -o
+     * tcp.relative_sequence_numbers:FALSE}) or, with true, relative to each direction's start.
+     */
+    public DissectorChain withRelativeTcpSequenceNumbers(boolean relative) {
+        return relative == relativeTcpSequenceNumbers ? this : new DissectorChain(rocePorts, relative);
+    }
+
+    /** Whether tcp.seq, tcp.ack and tcp.nxtseq are relative (the default) or raw. */
+    public boolean relativeTcpSequenceNumbers() {
+        return relativeTcpSequenceNumbers;
     }
 
     /** Dissects {@code frame} into {@code d} (which is reset first). Never throws on frame bytes. */

@@ -331,8 +331,11 @@ public final class PacketSummary {
         int tcp = d.find(Transport.TCP);
         if (tcp >= 0 && d.layerLength(tcp) >= 20) {
             int s = d.layerStart(tcp);
-            return d.u16(s) + " \u2192 " + d.u16(s + 2) + " [" + tcpFlags(d.u8(s + 13)) + "] Seq=" + d.u32(s + 4)
-                    + " Len=" + d.tcpPayloadLength();
+            // tshark's order and numbers (relative unless -o says raw): Seq, Ack with the ACK flag, Len.
+            // Its Win= (the scaled window) and option summaries are not shown: we keep no window scale.
+            String ack = (d.u8(s + 13) & 0x10) != 0 ? " Ack=" + d.tcpAck() : "";
+            return d.u16(s) + " \u2192 " + d.u16(s + 2) + " [" + tcpFlags(d.u8(s + 13)) + "] Seq=" + d.tcpSeq()
+                    + ack + " Len=" + d.tcpPayloadLength();
         }
         return fallbackInfo(d);
     }

@@ -148,7 +148,7 @@ public record ProtoTree(String label, int start, int length, Field field, Header
         List<Node> fields = new ArrayList<>();
         int at = d.layerStart(layer);
         for (Field f : h.fields()) {
-            if (!withHidden && TreeLabels.isHidden(f, h)) {
+            if (!withHidden && TreeLabels.isHidden(f, d, layer)) {
                 continue; // Wireshark adds these for filters only (ip.addr, tcp.port): never shown
             }
             int n = f.capturedOccurrences(d, layer);

@@ -22,7 +22,8 @@ public final class TreeLabels {
      */
     private static final java.util.Set<Field> GENERATED = java.util.Set.of(InfiniBand.ICRC_COMPUTED,
             InfiniBand.ICRC_STATUS, InfiniBand.VCRC_COMPUTED, InfiniBand.VCRC_STATUS,
-            io.rdmascope.proto.iwarp.Mpa.CRC_COMPUTED, io.rdmascope.proto.iwarp.Mpa.CRC_STATUS);
+            io.rdmascope.proto.iwarp.Mpa.CRC_COMPUTED, io.rdmascope.proto.iwarp.Mpa.CRC_STATUS,
+            Transport.TCP_NXTSEQ);
 
     /** Wireshark shortens long byte fields in the tree to this many bytes, then an ellipsis. */
     private static final int MAX_TREE_BYTES = 36;
@@ -89,6 +90,37 @@ public final class TreeLabels {
     }
 
     /**
+     * {@link #isHidden(Field, HeaderType)}, plus what depends on the frame: with raw TCP numbers
+     * (tcp.relative_sequence_numbers off) tshark 4.0 hides tcp.seq_raw, and tcp.ack_raw when the ACK
+     * flag is set, since tcp.seq and tcp.ack then show the same values.
+     */
+    public static boolean isHidden(Field f, Dissection d, int layer) {
+        if (isHidden(f, d.layerType(layer))) {
+            return true;
+        }
+        if (d.layerType(layer) != Transport.TCP || d.tcpRelative()) {
+            return false;
+        }
+        return f == Transport.TCP_SEQ_RAW || f == Transport.TCP_ACK_RAW && tcpAckFlag(d, layer);
+    }
+
+    private static boolean tcpAckFlag(Dissection d, int layer) {
+        return (d.u16(d.layerStart(layer) + 12) & 0x10) != 0;
+    }
+
+    /** tshark's words after a relative TCP number: "Sequence Number: 1    (relative sequence number)". */
+    private static void relativeTcpNumber(StringBuilder sb, Field f, Dissection d, int layer) {
+        if (!d.tcpRelative()) {
+            return;
+        }
+        if (f == Transport.TCP_SEQ || f == Transport.TCP_NXTSEQ) {
+            sb.append("    (relative sequence number)");
+        } else if (f == Transport.TCP_ACK && tcpAckFlag(d, layer)) {
+            sb.append("    (relative ack number)");
+        }
+    }
+
+    /**
      * Booleans Wireshark words "Set"/"Not set" (its {@code tfs_set_notset}): IPv4 and TCP flags. The
      * InfiniBand and iWARP dissectors declare theirs without words, so they read True/False.
      */
@@ -126,6 +158,7 @@ public final class TreeLabels {
             sb.append(", ").append(kind);
         }
         lengthBeyondFrame(sb, f, d, layer);
+        relativeTcpNumber(sb, f, d, layer);
         if (generated) {
             sb.append(']');
         }

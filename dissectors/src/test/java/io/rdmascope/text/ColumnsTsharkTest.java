@@ -60,7 +60,7 @@ class ColumnsTsharkTest {
         Dissection d = Frames.dissect(frame, LinkTypes.ETHERNET);
         PacketSummary.Columns c = PacketSummary.of(d);
         assertEquals("TCP", c.protocol());
-        assertEquals("54321 \u2192 4811 [SYN] Seq=1 Len=0", c.info());
+        assertEquals("54321 \u2192 4811 [SYN] Seq=0 Len=0", c.info()); // a SYN is relative sequence number 0
     }
 
     @Test

@@ -2,6 +2,9 @@ package io.rdmascope.proto.ip;
 
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
+import io.rdmascope.dissect.stream.StreamState;
+import io.rdmascope.dissect.stream.TcpConversation;
+import io.rdmascope.dissect.stream.TcpStreams;
 import io.rdmascope.field.Base;
 import io.rdmascope.field.Field;
 import io.rdmascope.field.FieldType;
@@ -28,8 +31,18 @@ public final class Transport {
     public static final Field TCP_SRCPORT = Field.uint16("tcp.srcport", "Source Port", 0);
     public static final Field TCP_DSTPORT = Field.uint16("tcp.dstport", "Destination Port", 2);
     public static final Field TCP_PORT = Field.uint16("tcp.port", "Source or Destination Port", 0).alsoAt(2);
-    /** Wireshark's tcp.seq is relative to the stream's first segment; the raw value is what the wire holds. */
+    /**
+     * Wireshark's tcp.seq, tcp.nxtseq and tcp.ack are relative to each direction's start by default
+     * (the TCP dissector keeps the bases, {@link TcpStreams}); the raw fields are what the wire holds.
+     * tshark words the two raw fields differently ("Number" against "number"), and so do we.
+     */
+    public static final Field TCP_SEQ = Field.computed("tcp.seq", "Sequence Number", FieldType.UINT32, Base.DEC,
+            (d, l) -> d.tcpSeq());
     public static final Field TCP_SEQ_RAW = Field.uint32("tcp.seq_raw", "Sequence Number (raw)", 4);
+    public static final Field TCP_NXTSEQ = Field.computed("tcp.nxtseq", "Next Sequence Number", FieldType.UINT32,
+            Base.DEC, (d, l) -> d.tcpNextSeq());
+    public static final Field TCP_ACK = Field.computed("tcp.ack", "Acknowledgment Number", FieldType.UINT32,
+            Base.DEC, (d, l) -> d.tcpAck());
     public static final Field TCP_ACK_RAW = Field.uint32("tcp.ack_raw", "Acknowledgment number (raw)", 8);
     public static final Field TCP_HDR_LEN = Field.computed("tcp.hdr_len", "Header Length", FieldType.UINT8,
             Base.DEC, (d, l) -> d.layerLength(l) < 13 ? 0 : ((d.u8(d.layerStart(l) + 12) >> 4) & 0xF) * 4L)
@@ -49,7 +62,7 @@ public final class Transport {
     public static final Field TCP_LEN = Field.computed("tcp.len", "TCP Segment Len", FieldType.UINT32, Base.DEC,
             (d, l) -> d.tcpPayloadLength());
     public static final HeaderType TCP = HeaderType.protocolHeader(TCP_PROTOCOL, TCP_SRCPORT, TCP_DSTPORT, TCP_PORT,
-            TCP_SEQ_RAW, TCP_ACK_RAW, TCP_HDR_LEN, TCP_FLAGS, TCP_FLAGS_CWR, TCP_FLAGS_ECE, TCP_FLAGS_URG,
+            TCP_SEQ, TCP_SEQ_RAW, TCP_NXTSEQ, TCP_ACK, TCP_ACK_RAW, TCP_HDR_LEN, TCP_FLAGS, TCP_FLAGS_CWR, TCP_FLAGS_ECE, TCP_FLAGS_URG,
             TCP_FLAGS_ACK, TCP_FLAGS_PUSH, TCP_FLAGS_RESET, TCP_FLAGS_SYN, TCP_FLAGS_FIN, TCP_WINDOW, TCP_CHECKSUM,
             TCP_URGENT, TCP_LEN);
 
@@ -86,6 +99,10 @@ public final class Transport {
             return;
         }
         int layer = d.layerCount() - 1;
+        StreamState.of(d).beginFrame(d.frame().number()); // before the lookup: frames out of order start a new pass
+        TcpStreams streams = TcpStreams.of(d);
+        TcpConversation conversation = trackNumbers(chain, d, layer, offset, Math.max(0, end - offset - headerLength),
+                streams);
         if (offset + headerLength > d.capturedLength()) {
             d.setLength(layer, headerLength);
             d.markMalformed();
@@ -93,8 +110,30 @@ public final class Transport {
         }
         d.setLength(layer, headerLength);
         d.setTcpPayloadLength(Math.max(0, end - offset - headerLength));
-        if (!Iwarp.dissectTcp(d, layer, offset + headerLength, end)) { // iWARP's TCP streams (issue 8)
+        if (!Iwarp.dissectTcp(d, layer, offset + headerLength, end, streams, conversation)) { // issue 8
             Data.dissect(chain, d, offset + headerLength, end);
         }
+    }
+
+    /**
+     * Follows the segment of TCP layer {@code layer} in its connection and records its numbers as
+     * tcp.seq, tcp.ack and tcp.nxtseq show them: relative to the direction's base unless the chain
+     * says raw. As tshark 4.0 does, the acknowledgment number is relative only with the ACK flag set,
+     * and the next sequence number counts the payload ({@code payload}, tcp.len) plus one for a SYN
+     * and one for a FIN (RFC 9293 §3.4). Returns the connection, or null without an enclosing IP header.
+     */
+    private static TcpConversation trackNumbers(DissectorChain chain, Dissection d, int layer, int offset,
+                                                int payload, TcpStreams streams) {
+        int seq = (int) d.u32(offset + 4);
+        int ack = (int) d.u32(offset + 8);
+        int flags = d.u16(offset + 12);
+        TcpConversation c = streams.track(d, layer, seq, ack, flags);
+        boolean relative = c != null && chain.relativeTcpSequenceNumbers();
+        boolean fromLow = streams.probe().fromLow();
+        int shownSeq = relative ? seq - c.base(fromLow) : seq;
+        int shownAck = relative && (flags & 0x10) != 0 ? ack - c.base(!fromLow) : ack;
+        int next = shownSeq + payload + ((flags & 0x02) != 0 ? 1 : 0) + ((flags & 0x01) != 0 ? 1 : 0);
+        d.setTcpNumbers(shownSeq, shownAck, next, relative);
+        return c;
     }
 }

@@ -1,8 +1,10 @@
 package io.rdmascope.proto.iwarp;
 
 import io.rdmascope.dissect.Dissection;
-import io.rdmascope.dissect.stream.StreamState;
+import io.rdmascope.dissect.stream.ConnectionKey;
+import io.rdmascope.dissect.stream.TcpConversation;
 import io.rdmascope.dissect.stream.TcpReassembler;
+import io.rdmascope.dissect.stream.TcpStreams;
 import io.rdmascope.field.HeaderType;
 import io.rdmascope.proto.data.Data;
 
@@ -40,17 +42,20 @@ public final class Iwarp {
      * [payloadStart, payloadEnd)} (payloadEnd per the IP length; fewer may be captured). Returns true
      * when the segment belongs to an iWARP connection (its payload is then iWARP's, shown as the PDUs
      * it completes, or as nothing while a PDU is incomplete), false to leave the payload to others.
+     * {@code conversation} is the segment's connection in {@code tcp}'s table, as the TCP dissector
+     * just tracked it (null without an enclosing IP header); {@code tcp.probe()} names its direction.
      */
-    public static boolean dissectTcp(Dissection d, int tcpLayer, int payloadStart, int payloadEnd) {
+    public static boolean dissectTcp(Dissection d, int tcpLayer, int payloadStart, int payloadEnd,
+                                     TcpStreams tcp, TcpConversation conversation) {
         long number = d.frame().number();
-        StreamState state = StreamState.of(d);
-        state.beginFrame(number);
         IwarpStreams s = IwarpStreams.of(d);
+        s.tcp = tcp;
         s.frame.begin(number);
         int at = d.layerStart(tcpLayer);
-        if (d.layerLength(tcpLayer) < 20 || !s.probe.set(d, tcpLayer)) {
+        if (conversation == null) {
             return false;
         }
+        ConnectionKey probe = tcp.probe();
         int seq = (int) d.u32(at + 4);
         int ack = (int) d.u32(at + 8);
         int flags = d.u16(at + 12) & 0x0FFF;
@@ -58,22 +63,22 @@ public final class Iwarp {
         boolean ackFlag = (flags & 0x10) != 0;
         int captured = Math.max(0, Math.min(payloadEnd, d.capturedLength()) - payloadStart);
         int wire = Math.max(0, payloadEnd - payloadStart);
-        IwarpConnection c = s.connections.get(s.probe);
+        IwarpConnection c = conversation.upper(IwarpConnection.class);
         if (c != null && syn && !ackFlag) {
-            s.connections.remove(s.probe); // a new connection on the same ports
+            conversation.setUpper(null); // a new connection on the same ports
             c = null;
         }
         if (c == null) {
             if (syn || captured < Mpa.KEY_REQUEST.length || !startsWith(d, payloadStart, Mpa.KEY_REQUEST)) {
                 return false;
             }
-            c = s.create(s.probe.fromLow());
+            c = s.create(conversation, probe);
             c.direction(0).syncAt(seq);
             if (ackFlag) {
                 c.direction(1).syncAt(ack); // the responder's next byte: where its Reply must start
             }
         }
-        int dir = c.directionOf(s.probe.fromLow());
+        int dir = c.directionOf(probe.fromLow());
         TcpReassembler r = c.direction(dir);
         s.frame.segment(c, dir, seq, ack, flags, wire);
         s.current = d;

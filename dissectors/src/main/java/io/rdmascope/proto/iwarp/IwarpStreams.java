@@ -2,17 +2,21 @@ package io.rdmascope.proto.iwarp;
 
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.stream.ConnectionKey;
-import io.rdmascope.dissect.stream.ConnectionTable;
 import io.rdmascope.dissect.stream.StreamState;
+import io.rdmascope.dissect.stream.TcpConversation;
+import io.rdmascope.dissect.stream.TcpStreams;
+
+import java.util.List;
 
 /**
- * The iWARP part of a dissection's stream state: the connections being followed and what the frame
- * just dissected yielded ({@link IwarpFrame}). One per {@link Dissection}; frames must come in
- * capture order (see {@link io.rdmascope.dissect.stream}).
+ * The iWARP part of a dissection's stream state: what the frame just dissected yielded ({@link
+ * IwarpFrame}). The connections being followed hang off the TCP dissector's table ({@link
+ * TcpConversation#upper}), one table for TCP and iWARP. One per {@link Dissection}; frames must come
+ * in capture order (see {@link io.rdmascope.dissect.stream}).
  */
 public final class IwarpStreams {
-    final ConnectionTable<IwarpConnection> connections = new ConnectionTable<>();
-    final ConnectionKey probe = new ConnectionKey();
+    /** The TCP connections of the same dissection, where the iWARP connections are kept. */
+    TcpStreams tcp;
     final IwarpFrame frame = new IwarpFrame();
     /** The dissection of the frame being decoded, where PDUs are placed; null while flushing. */
     Dissection current;
@@ -35,15 +39,16 @@ public final class IwarpStreams {
         return peek(d);
     }
 
-    IwarpConnection create(boolean initiatorLow) {
-        IwarpConnection c = new IwarpConnection(this, nextId++, probe.copy(), initiatorLow);
-        connections.put(probe, c);
+    /** Starts following the connection {@code probe} names as iWARP, on its TCP conversation. */
+    IwarpConnection create(TcpConversation conversation, ConnectionKey probe) {
+        IwarpConnection c = new IwarpConnection(this, nextId++, probe.copy(), probe.fromLow());
+        conversation.setUpper(c);
         return c;
     }
 
-    /** Connections given up to stay within the table's capacity. */
+    /** Connections (TCP ones, iWARP among them) given up to stay within the table's capacity. */
     public long evictions() {
-        return connections.evictions();
+        return tcp == null ? 0 : tcp.evictions();
     }
 
     /**
@@ -54,7 +59,11 @@ public final class IwarpStreams {
         frame.begin(0);
         current = null;
         boolean any = false;
-        for (IwarpConnection c : connections.values()) {
+        for (TcpConversation conversation : tcp == null ? List.<TcpConversation>of() : tcp.conversations()) {
+            IwarpConnection c = conversation.upper(IwarpConnection.class);
+            if (c == null) {
+                continue;
+            }
             for (int d = 0; d < 2; d++) {
                 if (c.direction(d).heldBytes() > 0) {
                     any = true;

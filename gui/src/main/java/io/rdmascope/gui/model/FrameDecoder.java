@@ -10,6 +10,11 @@ import io.rdmascope.frame.Frame;
  * Times read as in a dissection of the whole file: {@code frame.time_relative} counts from the
  * first frame and {@code frame.time_delta} from the frame before.
  *
+ * <p>TCP sequence and acknowledgment numbers are shown raw, as Wireshark shows them with {@code
+ * tcp.relative_sequence_numbers} off: relative ones count from each connection's first segments,
+ * which a frame decoded on its own (random access) has not seen, so they would change with the order
+ * the user visits frames in (docs/tshark-parity.md).
+ *
  * <p>Not thread-safe, like the {@link Dissection} it reuses: one decoder per thread.
  */
 public final class FrameDecoder {
@@ -19,7 +24,7 @@ public final class FrameDecoder {
 
     public FrameDecoder(FrameIndex index, DissectorChain chain) {
         this.index = index;
-        this.chain = chain;
+        this.chain = chain.withRelativeTcpSequenceNumbers(false);
     }
 
     public FrameIndex index() {
