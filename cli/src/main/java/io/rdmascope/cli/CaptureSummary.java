@@ -1,5 +1,6 @@
 package io.rdmascope.cli;
 
+import io.rdmascope.text.ProtocolHierarchy;
 import io.rdmascope.capture.CaptureFileReader;
 import io.rdmascope.capture.CaptureFiles;
 import io.rdmascope.capture.ErfReader;

@@ -1,5 +1,6 @@
 package io.rdmascope.cli;
 
+import io.rdmascope.text.ProtocolHierarchy;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.replay.IcrcCheck;
 

@@ -1,5 +1,6 @@
 package io.rdmascope.cli;
 
+import io.rdmascope.text.ProtocolHierarchy;
 import io.rdmascope.cli.CaptureSummary.Capture;
 import io.rdmascope.cli.CaptureSummary.Conversation;
 import io.rdmascope.cli.CaptureSummary.OpcodeCount;

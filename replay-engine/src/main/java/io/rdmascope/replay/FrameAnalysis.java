@@ -99,43 +99,48 @@ public final class FrameAnalysis {
         return (bits[frame * WORDS + kind / Long.SIZE] & (1L << (kind % Long.SIZE))) != 0;
     }
 
+    /** Declares field {@code name} once: the name is both the map key and the field's abbreviation. */
+    private static void declare(Map<String, Field> m, String name, Type type, String description) {
+        m.put(name, new Field(name, type, description));
+    }
+
     private static Map<String, Field> fields() {
         Map<String, Field> m = new LinkedHashMap<>();
         for (String k : KINDS) {
-            m.put("rdmascope.analysis." + k, new Field("rdmascope.analysis." + k, Type.BOOLEAN,
-                    "The replay engine observed " + k.replace('_', ' ') + " at this frame"));
+            declare(m, "rdmascope.analysis." + k, Type.BOOLEAN,
+                    "The replay engine observed " + k.replace('_', ' ') + " at this frame");
         }
-        m.put("rdmascope.analysis.psn_gap", new Field("rdmascope.analysis.psn_gap", Type.BOOLEAN,
-                "A PSN gap shows here: a packet lost on the wire or missing from the capture"));
-        m.put("rdmascope.analysis.nak", new Field("rdmascope.analysis.nak", Type.BOOLEAN, "A NAK of any kind"));
-        m.put("rdmascope.conversation", new Field("rdmascope.conversation", Type.STRING,
-                "Conversation id, as flows and messages number them"));
-        m.put("rdmascope.role", new Field("rdmascope.role", Type.STRING,
+        declare(m, "rdmascope.analysis.psn_gap", Type.BOOLEAN,
+                "A PSN gap shows here: a packet lost on the wire or missing from the capture");
+        declare(m, "rdmascope.analysis.nak", Type.BOOLEAN, "A NAK of any kind");
+        declare(m, "rdmascope.conversation", Type.STRING,
+                "Conversation id, as flows and messages number them");
+        declare(m, "rdmascope.role", Type.STRING,
                 "What the frame is to its conversation: request, ack, nak, rnr_nak, read_response, atomic_ack, "
-                        + "cnp, cm, datagram, tcp_segment"));
-        m.put("rdmascope.message.kind", new Field("rdmascope.message.kind", Type.STRING,
-                "Kind of the message this frame carries or answers (SEND, WRITE, READ, …)"));
-        m.put("rdmascope.message.status", new Field("rdmascope.message.status", Type.STRING,
-                "completed, incomplete, failed or dropped"));
-        m.put("rdmascope.message.bytes", new Field("rdmascope.message.bytes", Type.UNSIGNED,
-                "Payload bytes of the message"));
-        m.put("rdmascope.message.latency", new Field("rdmascope.message.latency", Type.NANOSECONDS,
-                "First request frame to completion, of the message this frame belongs to"));
+                        + "cnp, cm, datagram, tcp_segment");
+        declare(m, "rdmascope.message.kind", Type.STRING,
+                "Kind of the message this frame carries or answers (SEND, WRITE, READ, …)");
+        declare(m, "rdmascope.message.status", Type.STRING,
+                "completed, incomplete, failed or dropped");
+        declare(m, "rdmascope.message.bytes", Type.UNSIGNED,
+                "Payload bytes of the message");
+        declare(m, "rdmascope.message.latency", Type.NANOSECONDS,
+                "First request frame to completion, of the message this frame belongs to");
         // Issue 17: the message a frame belongs to, with links to its frames (Wireshark's response_in/_to).
-        m.put(MESSAGE_NUMBER, new Field(MESSAGE_NUMBER, Type.UNSIGNED,
-                "Number of the message this frame belongs to, as rdmascope messages lists them (1, 2, …)"));
-        m.put("rdmascope.message.first_psn", new Field("rdmascope.message.first_psn", Type.UNSIGNED,
-                "First PSN of the message (the DDP MSN for iWARP)"));
-        m.put("rdmascope.message.last_psn", new Field("rdmascope.message.last_psn", Type.UNSIGNED,
-                "Last PSN of the message (the DDP MSN for iWARP)"));
-        m.put("rdmascope.message.first_frame", new Field("rdmascope.message.first_frame", Type.FRAME,
-                "First frame of the message (its first request frame)"));
-        m.put("rdmascope.message.last_frame", new Field("rdmascope.message.last_frame", Type.FRAME,
-                "Last frame of the message: its last request, response or completion frame"));
-        m.put("rdmascope.message.response_in", new Field("rdmascope.message.response_in", Type.FRAME,
-                "On a request frame: the frame that completed its message (ACK, last READ response)"));
-        m.put("rdmascope.message.response_to", new Field("rdmascope.message.response_to", Type.FRAME,
-                "On a response or completion frame: the first request frame of the message it answers"));
+        declare(m, MESSAGE_NUMBER, Type.UNSIGNED,
+                "Number of the message this frame belongs to, as rdmascope messages lists them (1, 2, …)");
+        declare(m, "rdmascope.message.first_psn", Type.UNSIGNED,
+                "First PSN of the message (the DDP MSN for iWARP)");
+        declare(m, "rdmascope.message.last_psn", Type.UNSIGNED,
+                "Last PSN of the message (the DDP MSN for iWARP)");
+        declare(m, "rdmascope.message.first_frame", Type.FRAME,
+                "First frame of the message (its first request frame)");
+        declare(m, "rdmascope.message.last_frame", Type.FRAME,
+                "Last frame of the message: its last request, response or completion frame");
+        declare(m, "rdmascope.message.response_in", Type.FRAME,
+                "On a request frame: the frame that completed its message (ACK, last READ response)");
+        declare(m, "rdmascope.message.response_to", Type.FRAME,
+                "On a response or completion frame: the first request frame of the message it answers");
         return m;
     }
 

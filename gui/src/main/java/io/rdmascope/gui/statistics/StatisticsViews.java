@@ -51,15 +51,15 @@ public final class StatisticsViews {
     }
 
     public static Parent protocolHierarchy(TrafficStatistics.Result r) {
-        TreeTableView<TrafficStatistics.ProtocolNode> tree = new TreeTableView<>();
+        TreeTableView<io.rdmascope.text.ProtocolHierarchy.Node> tree = new TreeTableView<>();
         tree.setId("protocolHierarchy");
-        TreeItem<TrafficStatistics.ProtocolNode> root = new TreeItem<>(
-                new TrafficStatistics.ProtocolNode("Frame", r.frames(), r.bytes(), r.hierarchy()));
+        TreeItem<io.rdmascope.text.ProtocolHierarchy.Node> root = new TreeItem<>(
+                new io.rdmascope.text.ProtocolHierarchy.Node("Frame", r.frames(), r.bytes(), r.hierarchy()));
         add(root, r.hierarchy());
         root.setExpanded(true);
         tree.setRoot(root);
         tree.setShowRoot(false);
-        TreeTableColumn<TrafficStatistics.ProtocolNode, String> name = new TreeTableColumn<>("Protocol");
+        TreeTableColumn<io.rdmascope.text.ProtocolHierarchy.Node, String> name = new TreeTableColumn<>("Protocol");
         name.setPrefWidth(220);
         name.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(f.getValue().getValue().protocol()));
         tree.getColumns().add(name);
@@ -73,18 +73,18 @@ public final class StatisticsViews {
         return new BorderPane(tree);
     }
 
-    private static void add(TreeItem<TrafficStatistics.ProtocolNode> parent, List<TrafficStatistics.ProtocolNode> nodes) {
-        for (TrafficStatistics.ProtocolNode n : nodes) {
-            TreeItem<TrafficStatistics.ProtocolNode> item = new TreeItem<>(n);
+    private static void add(TreeItem<io.rdmascope.text.ProtocolHierarchy.Node> parent, List<io.rdmascope.text.ProtocolHierarchy.Node> nodes) {
+        for (io.rdmascope.text.ProtocolHierarchy.Node n : nodes) {
+            TreeItem<io.rdmascope.text.ProtocolHierarchy.Node> item = new TreeItem<>(n);
             item.setExpanded(true);
             add(item, n.children());
             parent.getChildren().add(item);
         }
     }
 
-    private static TreeTableColumn<TrafficStatistics.ProtocolNode, String> number(String title, double width,
-            java.util.function.Function<TrafficStatistics.ProtocolNode, String> text) {
-        TreeTableColumn<TrafficStatistics.ProtocolNode, String> c = new TreeTableColumn<>(title);
+    private static TreeTableColumn<io.rdmascope.text.ProtocolHierarchy.Node, String> number(String title, double width,
+            java.util.function.Function<io.rdmascope.text.ProtocolHierarchy.Node, String> text) {
+        TreeTableColumn<io.rdmascope.text.ProtocolHierarchy.Node, String> c = new TreeTableColumn<>(title);
         c.setPrefWidth(width);
         c.setStyle("-fx-alignment: center-right;");
         c.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(text.apply(f.getValue().getValue())));

@@ -5,8 +5,8 @@ import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.gui.model.FrameDecoder;
 import io.rdmascope.gui.model.FrameIndex;
 import io.rdmascope.gui.util.Job;
-import io.rdmascope.proto.frame.FrameFields;
 import io.rdmascope.text.PacketSummary;
+import io.rdmascope.text.ProtocolHierarchy;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,8 +18,8 @@ import java.util.Map;
  * frames the app has already indexed (each dissected again on the fast path; no replay):
  *
  * <ul>
- * <li>the protocol hierarchy as {@code tshark -z io,phs}: each frame's {@code frame.protocols}
- *     without {@code ethertype}, counted at every level with its wire bytes;</li>
+ * <li>the protocol hierarchy as {@code tshark -z io,phs}, by the {@link ProtocolHierarchy} that
+ *     {@code summary} and {@code dissect -z io,phs} use;</li>
  * <li>conversations between the addresses of the Source and Destination columns (IP addresses,
  *     else the link or LID addresses the columns show), both directions counted apart, as
  *     {@code -z conv} does per address type;</li>
@@ -27,10 +27,6 @@ import java.util.Map;
  * </ul>
  */
 public final class TrafficStatistics {
-
-    /** A protocol under its parent with the frames and wire bytes that contain it. */
-    public record ProtocolNode(String protocol, long frames, long bytes, List<ProtocolNode> children) {
-    }
 
     /**
      * Two addresses that exchanged frames; A is the address that sent first.
@@ -60,7 +56,7 @@ public final class TrafficStatistics {
     }
 
     /** The three statistics of one pass; {@code frames} and {@code bytes} are the totals counted. */
-    public record Result(List<ProtocolNode> hierarchy, List<Conversation> conversations, List<Endpoint> endpoints,
+    public record Result(List<ProtocolHierarchy.Node> hierarchy, List<Conversation> conversations, List<Endpoint> endpoints,
                          long frames, long bytes) {
     }
 
@@ -73,11 +69,10 @@ public final class TrafficStatistics {
      */
     public static Result compute(FrameIndex index, DissectorChain chain, int[] frames, Job job) {
         FrameDecoder decoder = new FrameDecoder(index, chain);
-        MutableProtocol root = new MutableProtocol("");
+        ProtocolHierarchy hierarchy = new ProtocolHierarchy();
         Map<String, long[]> byPair = new LinkedHashMap<>();
         Map<String, String[]> pairAddresses = new LinkedHashMap<>();
         Map<String, long[]> byAddress = new LinkedHashMap<>();
-        Map<String, String[]> pathCache = new java.util.HashMap<>();
         long first = index.firstTimeNanos();
         long totalBytes = 0;
         for (int k = 0; k < frames.length; k++) {
@@ -89,14 +84,7 @@ public final class TrafficStatistics {
             long bytes = d.frame().wireLength();
             long t = d.frame().timeNanos() - first;
             totalBytes += bytes;
-            String protocols = FrameFields.protocolsOf(d);
-            String[] path = pathCache.computeIfAbsent(protocols, TrafficStatistics::levels);
-            MutableProtocol at = root;
-            for (String p : path) {
-                at = at.child(p);
-                at.frames++;
-                at.bytes += bytes;
-            }
+            hierarchy.add(d, bytes);
             PacketSummary.Columns c = PacketSummary.of(d);
             String src = c.source();
             String dst = c.destination();
@@ -125,7 +113,7 @@ public final class TrafficStatistics {
             long[] v = e.getValue();
             endpoints.add(new Endpoint(e.getKey(), v[0], v[1], v[2], v[3]));
         }
-        return new Result(root.freeze().children(), conversations, endpoints, frames.length, totalBytes);
+        return new Result(hierarchy.tree(), conversations, endpoints, frames.length, totalBytes);
     }
 
     private static void count(Map<String, long[]> byAddress, String address, int slot, long bytes) {
@@ -135,42 +123,5 @@ public final class TrafficStatistics {
         long[] v = byAddress.computeIfAbsent(address, x -> new long[4]);
         v[slot]++;
         v[slot + 1] += bytes;
-    }
-
-    /** {@code frame.protocols} as hierarchy levels: io,phs leaves out {@code ethertype}. */
-    static String[] levels(String frameProtocols) {
-        List<String> out = new ArrayList<>();
-        for (String p : frameProtocols.split(":")) {
-            if (!p.isEmpty() && !p.equals("ethertype")) {
-                out.add(p);
-            }
-        }
-        return out.toArray(String[]::new);
-    }
-
-    private static final class MutableProtocol {
-        final String name;
-        long frames;
-        long bytes;
-        final List<MutableProtocol> children = new ArrayList<>(2);
-
-        MutableProtocol(String name) {
-            this.name = name;
-        }
-
-        MutableProtocol child(String n) {
-            for (MutableProtocol c : children) {
-                if (c.name.equals(n)) {
-                    return c;
-                }
-            }
-            MutableProtocol c = new MutableProtocol(n);
-            children.add(c);
-            return c;
-        }
-
-        ProtocolNode freeze() {
-            return new ProtocolNode(name, frames, bytes, children.stream().map(MutableProtocol::freeze).toList());
-        }
     }
 }

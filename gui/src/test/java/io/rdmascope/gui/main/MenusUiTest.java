@@ -276,7 +276,7 @@ class MenusUiTest {
         fire(robot, "Statistics", "Protocol Hierarchy");
         Stage phs = awaitWindow("Protocol Hierarchy");
         TreeTableView<?> tree = (TreeTableView<?>) phs.getScene().getRoot().lookup("#protocolHierarchy");
-        assertEquals("eth", ((io.rdmascope.gui.statistics.TrafficStatistics.ProtocolNode)
+        assertEquals("eth", ((io.rdmascope.text.ProtocolHierarchy.Node)
                 tree.getRoot().getChildren().get(0).getValue()).protocol());
         robot.interact(phs::close);
 

@@ -249,8 +249,12 @@ class MenusViewModelTest {
         MainViewModel vm = opened(file);
         TrafficStatistics.Result[] r = new TrafficStatistics.Result[1];
         vm.trafficStatistics(x -> r[0] = x);
+        StringBuilder printed = new StringBuilder();
+        io.rdmascope.text.ProtocolHierarchy.print(printed, r[0].hierarchy());
         StringBuilder ours = new StringBuilder();
-        print(ours, r[0].hierarchy(), 0);
+        for (String line : printed.toString().split("\n")) {
+            ours.append(line.stripTrailing().replaceAll("\\s+frames:", " frames:")).append('\n');
+        }
         String tshark = Tshark.run(List.of("-r", file.toString(), "-q", "-z", "io,phs"));
         StringBuilder theirs = new StringBuilder();
         for (String line : tshark.split("\n")) {
@@ -263,14 +267,6 @@ class MenusViewModelTest {
         // conversations and endpoints: every frame counted once per conversation, twice over endpoints
         assertEquals(60, r[0].conversations().stream().mapToLong(TrafficStatistics.Conversation::frames).sum());
         assertEquals(120, r[0].endpoints().stream().mapToLong(TrafficStatistics.Endpoint::frames).sum());
-    }
-
-    private static void print(StringBuilder out, List<TrafficStatistics.ProtocolNode> nodes, int depth) {
-        for (TrafficStatistics.ProtocolNode n : nodes) {
-            out.append("  ".repeat(depth)).append(n.protocol()).append(" frames:").append(n.frames())
-                    .append(" bytes:").append(n.bytes()).append('\n');
-            print(out, n.children(), depth + 1);
-        }
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.rdmascope.cli;
+package io.rdmascope.text;
 
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.field.HeaderType;
@@ -18,11 +18,12 @@ import java.util.List;
  * frame: {@link #add} walks a small trie keyed by the layers' {@link HeaderType}s (by identity), and
  * only a sequence never seen before costs a {@code protocolsOf} call. Counts are kept per sequence
  * and folded into the tree at the end, so a frame costs a few pointer compares and two additions.
+ * Shared by {@code summary}, {@code dissect -z io,phs} and the GUI's Statistics → Protocol Hierarchy.
  */
-final class ProtocolHierarchy {
+public final class ProtocolHierarchy {
 
     /** One node of the result: a protocol under its parent, with frames and wire bytes. */
-    record Node(String protocol, long frames, long bytes, List<Node> children) {
+    public record Node(String protocol, long frames, long bytes, List<Node> children) {
     }
 
     /** Trie over layer types; {@code path} is set on nodes where some frame's layers ended. */
@@ -56,7 +57,7 @@ final class ProtocolHierarchy {
     private final List<Layers> seen = new ArrayList<>();
 
     /** Counts the frame just dissected into {@code d}, with {@code wireBytes} on the wire. */
-    void add(Dissection d, long wireBytes) {
+    public void add(Dissection d, long wireBytes) {
         Layers n = root;
         for (int i = 0, count = d.layerCount(); i < count; i++) {
             n = n.child(d.layerType(i));
@@ -70,7 +71,7 @@ final class ProtocolHierarchy {
     }
 
     /** {@code frame.protocols} as the list of io,phs levels. */
-    static String[] path(String frameProtocols) {
+    private static String[] path(String frameProtocols) {
         List<String> levels = new ArrayList<>();
         for (String p : frameProtocols.split(":")) {
             if (!p.isEmpty() && !p.equals("ethertype")) {
@@ -81,7 +82,7 @@ final class ProtocolHierarchy {
     }
 
     /** The top-level protocols with their subtrees. */
-    List<Node> tree() {
+    public List<Node> tree() {
         MutableNode top = new MutableNode(null);
         for (Layers l : seen) {
             MutableNode at = top;
@@ -124,7 +125,7 @@ final class ProtocolHierarchy {
      * The tree as tshark prints it: two spaces of indent per level, the name padded to 40 columns,
      * then {@code frames:N bytes:N}.
      */
-    static void print(StringBuilder out, List<Node> nodes) {
+    public static void print(StringBuilder out, List<Node> nodes) {
         print(out, nodes, 0);
     }
 
