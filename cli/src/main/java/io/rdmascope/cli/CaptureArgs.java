@@ -20,6 +20,6 @@ final class CaptureArgs {
     /** Replays the frames the options select. */
     Replay replay(boolean keepMessages) throws java.io.IOException {
         ReplayOptions.Selection selection = replay.select(file);
-        return Replay.of(file, replay.chain(), selection, keepMessages, replay.icrc.check());
+        return Replay.of(file, replay.chain(), selection, keepMessages, replay.icrc.check(), replay.threads());
     }
 }

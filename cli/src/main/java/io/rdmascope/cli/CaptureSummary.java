@@ -13,6 +13,7 @@ import io.rdmascope.frame.Frame;
 import io.rdmascope.frame.LinkTypes;
 import io.rdmascope.proto.ib.Opcodes;
 import io.rdmascope.replay.Flow;
+import io.rdmascope.replay.ReplayFeed;
 import io.rdmascope.replay.ReplayResult;
 import io.rdmascope.rules.Finding;
 import io.rdmascope.rules.Rules;
@@ -108,8 +109,7 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
      * ({@link Result#failure}).
      */
     static Result read(Path file, DissectorChain chain, ReplayOptions.Selection selection,
-                       io.rdmascope.replay.IcrcCheck icrc, PrintWriter progressTo) throws IOException {
-        Dissection d = new Dissection();
+                       io.rdmascope.replay.IcrcCheck icrc, int threads, PrintWriter progressTo) throws IOException {
         Counters c = new Counters();
         // The flows count the messages; nothing here needs them kept.
         ReplayResult replay = ReplayResult.withoutMessages(icrc);
@@ -117,7 +117,8 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
         String format;
         boolean compressed;
         try (PacketSource source = CaptureFiles.open(file);
-             Progress progress = Progress.of(progressTo, file, source)) {
+             Progress progress = Progress.of(progressTo, file, source);
+             ReplayFeed feed = ReplayFeed.into(replay, threads)) {
             format = source instanceof PcapngReader ? "pcapng" : source instanceof ErfReader ? "erf"
                     : source instanceof PcapReader ? "pcap" : "unknown";
             compressed = source instanceof CaptureFileReader r && r.compressed();
@@ -127,6 +128,7 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
                 while (selection.more(read) && (frame = source.next()) != null) {
                     read++;
                     progress.frame(frame);
+                    Dissection d = feed.next();
                     chain.dissect(frame, d);
                     if (!selection.passes(d)) {
                         continue; // -Y keeps a frame out of every count, as tshark -Y with -z
@@ -134,7 +136,7 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
                     c.frame(frame);
                     c.hierarchy.add(d, frame.wireLength());
                     c.countOpcode(d.rdma());
-                    replay.accept(d);
+                    feed.replay();
                 }
             } catch (IOException e) {
                 failure = e;

@@ -120,7 +120,7 @@ final class CheckCommand implements Callable<Integer> {
         for (int i = 0; i < captures.size(); i++) {
             // Messages are kept only when an expectation may ask about them.
             Replay replay = Replay.of(captures.get(i), replayOptions.chain(), replayOptions.select(captures.get(i)),
-                    expectations != null, icrcCheck);
+                    expectations != null, icrcCheck, replayOptions.threads());
             List<Finding> findings = Rules.evaluate(replay.result().observations(), config);
             List<Expectations.Result> results = List.of();
             if (expectations != null) {

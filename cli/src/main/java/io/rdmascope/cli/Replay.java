@@ -6,6 +6,7 @@ import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
 import io.rdmascope.replay.IcrcCheck;
+import io.rdmascope.replay.ReplayFeed;
 import io.rdmascope.replay.ReplayResult;
 
 import java.io.IOException;
@@ -27,21 +28,24 @@ record Replay(ReplayResult result, IOException failure) {
      *                     engine, as tshark's -Y keeps a frame from the statistics of -z
      * @param keepMessages false for front ends that need only flows, observations and findings: memory
      *                     then stays bounded whatever the capture's length (a 5 GB capture under -Xmx512m)
+     * @param threads      2 or more: replayed on a thread of its own while this one reads and dissects
+     *                     ({@code --threads}); the result is the same either way
      */
     static Replay of(Path file, DissectorChain chain, ReplayOptions.Selection selection, boolean keepMessages,
-                     IcrcCheck icrc) throws IOException {
+                     IcrcCheck icrc, int threads) throws IOException {
         ReplayResult result = keepMessages ? new ReplayResult(icrc) : ReplayResult.withoutMessages(icrc);
-        Dissection d = new Dissection();
         IOException failure = null;
-        try (PacketSource source = CaptureFiles.open(file)) {
+        try (PacketSource source = CaptureFiles.open(file);
+             ReplayFeed feed = ReplayFeed.into(result, threads)) {
             try {
                 long read = 0;
                 Frame frame;
                 while (selection.more(read) && (frame = source.next()) != null) {
                     read++;
+                    Dissection d = feed.next();
                     chain.dissect(frame, d);
                     if (selection.passes(d)) {
-                        result.accept(d);
+                        feed.replay();
                     }
                 }
             } catch (IOException e) {

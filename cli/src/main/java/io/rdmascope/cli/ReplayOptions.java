@@ -9,6 +9,7 @@ import io.rdmascope.filter.FilterFieldProvider;
 import io.rdmascope.replay.AnalysisFields;
 import io.rdmascope.replay.FrameAnalysis;
 import io.rdmascope.replay.IcrcCheck;
+import io.rdmascope.replay.ReplayFeed;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -38,12 +39,28 @@ final class ReplayOptions {
     @Mixin
     IcrcOption icrc;
 
+    @Option(names = "--threads", paramLabel = "N",
+            description = "threads for reading and replaying: 1 does both on one; 2 or more (the default when the "
+                    + "machine has them) replays while the next frames are read and dissected; the output is the same")
+    Integer threads;
+
     @Option(names = "-n", description = "no name resolution (accepted for tshark users: rdmascope never resolves names)")
     boolean noNameResolution;
 
     @Option(names = "-2", description = "two-pass analysis (accepted for tshark users: rdmascope makes a first pass "
             + "whenever a filter names rdmascope.analysis fields)")
     boolean twoPass;
+
+    /** {@code --threads}, by default the machine's processors; a value below 1 is a usage error. */
+    int threads() {
+        if (threads == null) {
+            return ReplayFeed.defaultThreads();
+        }
+        if (threads < 1) {
+            throw new DissectCommand.UsageError("--threads must be 1 or more, not " + threads);
+        }
+        return threads;
+    }
 
     DissectorChain chain() {
         return rocePorts.isEmpty() ? DissectorChain.standard()
@@ -102,7 +119,7 @@ final class ReplayOptions {
 
     /** The first of two passes (like tshark -2): the replay of the frames -c reads. */
     FrameAnalysis firstPass(Path file) throws IOException {
-        return FrameAnalysis.of(Replay.of(file, chain(), new Selection(null, limit()), true, icrc.check()).result());
+        return FrameAnalysis.of(Replay.of(file, chain(), new Selection(null, limit()), true, icrc.check(), threads()).result());
     }
 
     /** -c as a limit (-1: none); zero or less is refused, as tshark refuses it ("The specified packet count is zero"). */

@@ -65,7 +65,7 @@ final class SummaryCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         ReplayOptions options = capture.replay;
         CaptureSummary.Result result = CaptureSummary.read(capture.file, options.chain(), options.select(capture.file),
-                options.icrc.check(), spec.commandLine().getErr());
+                options.icrc.check(), options.threads(), spec.commandLine().getErr());
         OutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
         write(out, result.summary(), capture.json, parent.terminalColumns());
         out.flush();

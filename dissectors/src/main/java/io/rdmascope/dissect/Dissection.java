@@ -43,6 +43,19 @@ public final class Dissection {
     private byte[] extended = new byte[0];
     private int reassembledLength;
 
+    /**
+     * Makes this dissection the next one after {@code previous} when frames are dissected into several
+     * {@code Dissection}s in turn (a replay thread replays one while the next is dissected): the stream
+     * decoders' state, the reference time and the previous frame's time carry over, so fields and
+     * stream decoding come out as if one dissection had been reused.
+     */
+    public void continueFrom(Dissection previous) {
+        streamState = previous.streamState;
+        referenceTimeNanos = previous.referenceTimeNanos;
+        previousTimeNanos = previous.previousTimeNanos;
+        frame = previous.frame;
+    }
+
     /** Starts a new frame: forgets every layer of the previous one. */
     public void reset(Frame newFrame) {
         if (frame != null && frame != newFrame) {

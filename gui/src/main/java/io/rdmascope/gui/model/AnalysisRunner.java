@@ -1,11 +1,11 @@
 package io.rdmascope.gui.model;
 
-import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.replay.Flow;
 import io.rdmascope.replay.FrameAnalysis;
 import io.rdmascope.replay.Message;
 import io.rdmascope.replay.Observation;
+import io.rdmascope.replay.ReplayFeed;
 import io.rdmascope.replay.ReplayResult;
 import io.rdmascope.rules.Diagnosis;
 import io.rdmascope.rules.Finding;
@@ -44,32 +44,34 @@ public final class AnalysisRunner {
                                       BooleanSupplier cancelled, Progress progress) {
         long start = System.nanoTime();
         ReplayResult result = new ReplayResult();
-        Dissection d = new Dissection();
         int next = 1;
         long lastReport = System.nanoTime();
-        while (true) {
-            int available = index.count();
-            if (next > available) {
-                if (index.isComplete() && next > index.count()) {
-                    break;
-                }
-                if (cancelled.getAsBoolean()) {
-                    return null;
-                }
-                sleep();
-                continue;
-            }
-            for (; next <= available; next++) {
-                chain.dissect(index.frame(next), d);
-                result.accept(d);
-                if ((next & 4095) == 0) {
+        // Dissection here, replay on a thread of its own (issue 18): the same pipeline as the command line.
+        try (ReplayFeed feed = ReplayFeed.into(result, ReplayFeed.defaultThreads())) {
+            while (true) {
+                int available = index.count();
+                if (next > available) {
+                    if (index.isComplete() && next > index.count()) {
+                        break;
+                    }
                     if (cancelled.getAsBoolean()) {
                         return null;
                     }
-                    long now = System.nanoTime();
-                    if (now - lastReport > CaptureLoader.REPORT_NANOS) {
-                        lastReport = now;
-                        progress.update(next);
+                    sleep();
+                    continue;
+                }
+                for (; next <= available; next++) {
+                    chain.dissect(index.frame(next), feed.next());
+                    feed.replay();
+                    if ((next & 4095) == 0) {
+                        if (cancelled.getAsBoolean()) {
+                            return null;
+                        }
+                        long now = System.nanoTime();
+                        if (now - lastReport > CaptureLoader.REPORT_NANOS) {
+                            lastReport = now;
+                            progress.update(next);
+                        }
                     }
                 }
             }

@@ -1,0 +1,232 @@
+package io.rdmascope.replay;
+
+import io.rdmascope.dissect.Dissection;
+import io.rdmascope.proto.iwarp.IwarpFrame;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Feeds dissected frames to a {@link ReplayResult}, either on the calling thread or through a replay
+ * thread (issue 18): the caller reads and dissects, the replay thread replays, joined by a bounded
+ * hand-off of batches of {@link Dissection}s. The engine sees exactly the frames, in exactly the
+ * order, that the sequential loop gives it, so the result is the same whichever way it is fed.
+ *
+ * <p>Use: {@code d = feed.next()}, dissect into {@code d}, read it as the caller needs (counts, filter),
+ * then {@link #replay()} if the engine should have it; {@link #close()} waits for the replay thread,
+ * after which the result may be {@linkplain ReplayResult#finish finished}.
+ *
+ * <p>What makes handing a dissection to another thread safe: a {@link io.rdmascope.frame.Frame} is
+ * immutable and its bytes stay where they are (a mapped window or an array of its own); a
+ * dissection's layers are its own, one {@code Dissection} per slot. The one exception is the stream
+ * decoders' state, which every slot shares ({@link Dissection#continueFrom}) and the reading thread
+ * keeps changing: an iWARP frame (whose replay reads that state) is therefore replayed before the
+ * next frame is dissected.
+ */
+public final class ReplayFeed implements AutoCloseable {
+    /** Frames per hand-off: large enough that the queue costs nothing per frame. */
+    static final int BATCH = 512;
+    /** Batches in flight: bounds the memory the hand-off holds (about 1 KB per slot). */
+    static final int BATCHES = 8;
+
+    private final ReplayResult result;
+    private final Worker worker;
+    /** The sequential feed's one dissection, or the slot being filled. */
+    private Dissection current;
+    private Batch filling;
+    private boolean handed;
+    private boolean closed;
+
+    private ReplayFeed(ReplayResult result, boolean threaded) {
+        this.result = result;
+        if (threaded) {
+            worker = new Worker(result);
+            filling = worker.free.poll();
+            current = filling.slots[0];
+            worker.thread.start();
+        } else {
+            worker = null;
+            current = new Dissection();
+        }
+    }
+
+    /**
+     * A feed into {@code result}: with {@code threads} of 2 or more, replayed on a thread of its own while
+     * the caller reads and dissects; with 1, on the caller's thread.
+     */
+    public static ReplayFeed into(ReplayResult result, int threads) {
+        return new ReplayFeed(result, threads >= 2);
+    }
+
+    /** Threads the command-line {@code --threads} default gives: the machine's processors. */
+    public static int defaultThreads() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    /** The dissection to dissect the next frame into. */
+    public Dissection next() {
+        if (worker == null || !handed) {
+            return current;
+        }
+        handed = false;
+        Dissection previous = current;
+        if (filling.size == BATCH) {
+            worker.hand(filling);
+            filling = worker.takeFree();
+        }
+        current = filling.slots[filling.size];
+        current.continueFrom(previous);
+        return current;
+    }
+
+    /** The dissection last returned by {@link #next()} goes to the engine. */
+    public void replay() {
+        if (worker == null) {
+            result.accept(current);
+            return;
+        }
+        handed = true;
+        filling.size++;
+        if (IwarpFrame.of(current) != null) {
+            // The iWARP replay reads the stream decoder's per-frame state, which the next dissection
+            // overwrites: this frame is replayed before the reader goes on.
+            worker.hand(filling);
+            filling = worker.takeFree();
+            worker.awaitIdle();
+        }
+    }
+
+    /** Waits until every frame handed over is replayed. A failure of the replay thread is rethrown here. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (worker == null || worker.failureRethrown) {
+            return; // the reader already has the replay thread's failure, and that thread has stopped
+        }
+        if (filling.size > 0) {
+            worker.hand(filling);
+        }
+        worker.hand(Batch.END);
+        worker.join();
+    }
+
+    /** A run of dissections handed over at once. */
+    private static final class Batch {
+        static final Batch END = new Batch(0);
+        final Dissection[] slots;
+        int size;
+
+        Batch(int capacity) {
+            slots = new Dissection[capacity];
+            for (int i = 0; i < capacity; i++) {
+                slots[i] = new Dissection();
+            }
+        }
+    }
+
+    /** The replay thread: takes batches in order, replays them, gives the slots back. */
+    private static final class Worker implements Runnable {
+        final BlockingQueue<Batch> full = new ArrayBlockingQueue<>(BATCHES + 1);
+        final BlockingQueue<Batch> free = new ArrayBlockingQueue<>(BATCHES);
+        final Thread thread;
+        final ReplayResult result;
+        volatile long handedBatches;
+        volatile long doneBatches;
+        volatile Throwable failure;
+        /** Set by the reader once it has thrown {@link #failure}, so that close() does not throw it again. */
+        boolean failureRethrown;
+
+        Worker(ReplayResult result) {
+            this.result = result;
+            for (int i = 0; i < BATCHES; i++) {
+                free.add(new Batch(BATCH));
+            }
+            thread = new Thread(this, "rdmascope-replay");
+            thread.setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            try {
+                while (true) {
+                    Batch b = full.take();
+                    if (b == Batch.END) {
+                        return;
+                    }
+                    for (int i = 0; i < b.size; i++) {
+                        result.accept(b.slots[i]);
+                    }
+                    b.size = 0;
+                    free.add(b);
+                    doneBatches++;
+                }
+            } catch (Throwable t) {
+                failure = t;
+                doneBatches = Long.MAX_VALUE; // nobody waits on a thread that stopped
+                free.clear();
+                free.add(new Batch(BATCH)); // lets a reader blocked on a free slot see the failure
+            }
+        }
+
+        void hand(Batch b) {
+            rethrowFailure();
+            try {
+                full.put(b);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while handing frames to the replay", e);
+            }
+            if (b != Batch.END) {
+                handedBatches++;
+            }
+        }
+
+        Batch takeFree() {
+            try {
+                Batch b = free.take();
+                rethrowFailure();
+                return b;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the replay", e);
+            }
+        }
+
+        /** Until the replay thread has replayed every batch handed so far (rare: iWARP frames only). */
+        void awaitIdle() {
+            while (doneBatches < handedBatches) {
+                rethrowFailure();
+                LockSupport.parkNanos(20_000);
+            }
+            rethrowFailure();
+        }
+
+        void join() {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the replay", e);
+            }
+            rethrowFailure();
+        }
+
+        private void rethrowFailure() {
+            Throwable t = failure;
+            failureRethrown = t != null;
+            if (t instanceof RuntimeException r) {
+                throw r;
+            }
+            if (t instanceof Error e) {
+                throw e;
+            }
+            if (t != null) {
+                throw new IllegalStateException(t);
+            }
+        }
+    }
+}
