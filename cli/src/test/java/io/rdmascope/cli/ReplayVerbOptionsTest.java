@@ -130,4 +130,24 @@ class ReplayVerbOptionsTest {
         Cli r = Cli.run("summary", sample("rc_send"), "-c", "3");
         assertTrue(r.out().contains("\nFrames:        3\n"), r.out());
     }
+
+    /** Issue 18: one thread or a replay thread, every replay verb prints the same bytes; 0 threads is a usage error. */
+    @TestFactory
+    Stream<DynamicTest> threadsChangeNothingTheVerbsPrint() {
+        return Stream.of("messages", "flows", "summary", "explain", "check").map(verb ->
+                DynamicTest.dynamicTest(verb, () -> {
+                    for (String c : List.of("rc_loss_nak", "iwarp_tcp_recovery", "uc_ud_xrc")) {
+                        Cli one = Cli.run(verb, sample(c), "--threads", "1");
+                        Cli two = Cli.run(verb, sample(c), "--threads", "2");
+                        Cli four = Cli.run(verb, sample(c), "--threads", "4");
+                        assertFalse(one.out().isEmpty(), verb + " " + c);
+                        assertEquals(one.out(), two.out(), verb + " " + c);
+                        assertEquals(one.out(), four.out(), verb + " " + c);
+                        assertEquals(one.status(), two.status(), verb + " " + c);
+                    }
+                    Cli zero = Cli.run(verb, sample("rc_send"), "--threads", "0");
+                    assertEquals(2, zero.status(), zero.err());
+                    assertTrue(zero.err().contains("--threads"), zero.err());
+                }));
+    }
 }
