@@ -299,6 +299,23 @@ final class PacketFacts {
         return c;
     }
 
+    /**
+     * Computes the CRC verdicts now rather than when the engine first asks (a {@link ReplayFeed} does
+     * it on the reading thread). A frame whose CRC cannot be computed is left to be computed on
+     * demand, so that the engine meets exactly what it would have met.
+     */
+    void computeCrcs(boolean icrc) {
+        try {
+            if (icrc) {
+                icrcStatus();
+            }
+            vcrcStatus();
+        } catch (RuntimeException e) {
+            icrcStatus = -1;
+            vcrcStatus = -1;
+        }
+    }
+
     int icrcStatus() {
         if (icrcStatus < 0) {
             icrcStatus = rdma.icrcOffset < 0 ? Crcs.STATUS_UNVERIFIED : Crcs.icrcStatus(dissection);

@@ -53,7 +53,9 @@ public final class ReplayEngine {
 
     private final ReplayListener listener;
     private final ReplayLimits limits;
-    private final PacketFacts facts = new PacketFacts();
+    /** Facts of the frame being replayed: {@link #ownFacts}, or those a {@link ReplayFeed} read ahead. */
+    private PacketFacts facts;
+    private final PacketFacts ownFacts = new PacketFacts();
     private final Conversation.CaptureState capture = new Conversation.CaptureState();
     private final RouteTable<Route> routes = new RouteTable<>();
     private final Map<PairKey, List<Conversation>> byHosts = new HashMap<>();
@@ -214,11 +216,33 @@ public final class ReplayEngine {
         if (finished) {
             throw new IllegalStateException("finish() was called");
         }
+        accept(d, ownFacts, ownFacts.read(d));
+    }
+
+    /**
+     * What of a frame's replay depends on that frame alone, done ahead (possibly on another thread):
+     * the facts read from {@code d} and its CRC verdicts. Returns whether it is a transport packet, as
+     * {@link PacketFacts#read} does. The engine's state is not touched.
+     */
+    boolean readAhead(Dissection d, PacketFacts into) {
+        boolean transport = into.read(d);
+        if (transport && !into.headersCut) {
+            into.computeCrcs(artifacts.icrcCheck() != IcrcCheck.OFF); // the check mode is fixed: safe to read here
+        }
+        return transport;
+    }
+
+    /** {@link #accept(Dissection)} with the frame's facts already read ({@link #readAhead}). */
+    void accept(Dissection d, PacketFacts read, boolean transportPacket) {
+        if (finished) {
+            throw new IllegalStateException("finish() was called");
+        }
+        facts = read;
         currentFrame = d.frame().number();
         lastFrameNanos = Math.max(lastFrameNanos, d.frame().timeNanos());
         releaseAged(d.frame().timeNanos());
         boolean cutBySnapLength = d.isCut(); // or silently: a frame shorter than its own IP/UDP length
-        if (!facts.read(d)) {
+        if (!transportPacket) {
             if (iwarp.accept(d)) {
                 return; // an iWARP connection's TCP segment (issue 8)
             }

@@ -17,6 +17,10 @@ import java.util.concurrent.locks.LockSupport;
  * then {@link #replay()} if the engine should have it; {@link #close()} waits for the replay thread,
  * after which the result may be {@linkplain ReplayResult#finish finished}.
  *
+ * <p>The reading thread also does what depends on a frame alone ({@link ReplayEngine#readAhead}: the
+ * facts the engine reads and the CRC verdicts), so the replay thread keeps only the work that needs
+ * the engine's state.
+ *
  * <p>What makes handing a dissection to another thread safe: a {@link io.rdmascope.frame.Frame} is
  * immutable and its bytes stay where they are (a mapped window or an array of its own); a
  * dissection's layers are its own, one {@code Dissection} per slot. The one exception is the stream
@@ -87,6 +91,9 @@ public final class ReplayFeed implements AutoCloseable {
             return;
         }
         handed = true;
+        // What depends on this frame alone (the facts the engine reads, the CRCs) is done here, on the
+        // reading thread, so the replay thread keeps only what needs the engine's state.
+        filling.transport[filling.size] = result.readAhead(current, filling.facts[filling.size]);
         filling.size++;
         if (IwarpFrame.of(current) != null) {
             // The iWARP replay reads the stream decoder's per-frame state, which the next dissection
@@ -118,12 +125,17 @@ public final class ReplayFeed implements AutoCloseable {
     private static final class Batch {
         static final Batch END = new Batch(0);
         final Dissection[] slots;
+        final PacketFacts[] facts;
+        final boolean[] transport;
         int size;
 
         Batch(int capacity) {
             slots = new Dissection[capacity];
+            facts = new PacketFacts[capacity];
+            transport = new boolean[capacity];
             for (int i = 0; i < capacity; i++) {
                 slots[i] = new Dissection();
+                facts[i] = new PacketFacts();
             }
         }
     }
@@ -158,7 +170,7 @@ public final class ReplayFeed implements AutoCloseable {
                         return;
                     }
                     for (int i = 0; i < b.size; i++) {
-                        result.accept(b.slots[i]);
+                        result.accept(b.slots[i], b.facts[i], b.transport[i]);
                     }
                     b.size = 0;
                     free.add(b);

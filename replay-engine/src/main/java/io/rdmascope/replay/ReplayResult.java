@@ -57,6 +57,16 @@ public final class ReplayResult implements ReplayListener {
         engine.accept(d);
     }
 
+    /** The part of a frame's replay that depends on it alone, done ahead by a {@link ReplayFeed}. */
+    boolean readAhead(Dissection d, PacketFacts into) {
+        return engine.readAhead(d, into);
+    }
+
+    /** Replays a frame whose facts {@link #readAhead} read. */
+    void accept(Dissection d, PacketFacts read, boolean transport) {
+        engine.accept(d, read, transport);
+    }
+
     /** Ends the replay and sorts what it found. */
     public ReplayResult finish() {
         engine.finish();
