@@ -68,6 +68,9 @@ class ThreadedReplayIdentityTest {
             String sequential = render(replay(frames, 1));
             assertEquals(sequential, render(replay(frames, 2)), "seed " + seed);
             assertEquals(sequential, render(replay(frames, 8)), "seed " + seed + ", 8 threads");
+            for (ReplayFeed.ReadAhead side : ReplayFeed.ReadAhead.values()) {
+                assertEquals(sequential, render(replay(frames, side)), "seed " + seed + ", facts read by " + side);
+            }
         }
     }
 
@@ -96,15 +99,21 @@ class ThreadedReplayIdentityTest {
     }
 
     private static void assertSameBothWays(Path capture) throws IOException {
-        String sequential = render(replay(capture, 1));
+        String sequential = render(replay(capture, ReplayFeed.into(new ReplayResult(), 1)));
         assertFalse(sequential.isEmpty());
-        assertEquals(sequential, render(replay(capture, 2)), capture.toString());
+        for (ReplayFeed.ReadAhead side : ReplayFeed.ReadAhead.values()) {
+            assertEquals(sequential, render(replay(capture, side)), capture + ", facts read by " + side);
+        }
     }
 
-    private static ReplayResult replay(Path capture, int threads) throws IOException {
-        ReplayResult result = new ReplayResult();
+    private static ReplayResult replay(Path capture, ReplayFeed.ReadAhead side) throws IOException {
+        return replay(capture, ReplayFeed.threaded(new ReplayResult(), side));
+    }
+
+    private static ReplayResult replay(Path capture, ReplayFeed feedInto) throws IOException {
+        ReplayResult result = feedInto.result();
         DissectorChain chain = DissectorChain.standard();
-        try (PacketSource source = CaptureFiles.open(capture); ReplayFeed feed = ReplayFeed.into(result, threads)) {
+        try (PacketSource source = CaptureFiles.open(capture); ReplayFeed feed = feedInto) {
             Frame f;
             while ((f = source.next()) != null) {
                 chain.dissect(f, feed.next());
@@ -115,9 +124,17 @@ class ThreadedReplayIdentityTest {
     }
 
     private static ReplayResult replay(List<Trace.CapturedFrame> frames, int threads) {
-        ReplayResult result = new ReplayResult();
+        return replay(frames, ReplayFeed.into(new ReplayResult(), threads));
+    }
+
+    private static ReplayResult replay(List<Trace.CapturedFrame> frames, ReplayFeed.ReadAhead side) {
+        return replay(frames, ReplayFeed.threaded(new ReplayResult(), side));
+    }
+
+    private static ReplayResult replay(List<Trace.CapturedFrame> frames, ReplayFeed feedInto) {
+        ReplayResult result = feedInto.result();
         DissectorChain chain = DissectorChain.standard();
-        try (ReplayFeed feed = ReplayFeed.into(result, threads)) {
+        try (ReplayFeed feed = feedInto) {
             long number = 1;
             Iterator<Trace.CapturedFrame> it = frames.iterator();
             while (it.hasNext()) {
