@@ -1,5 +1,6 @@
 package io.rdmascope.cli;
 
+import io.rdmascope.replay.ObservationKind;
 import io.rdmascope.rules.Rule;
 import io.rdmascope.rules.RuleCatalog;
 import io.rdmascope.rules.RulesDoc;
@@ -44,7 +45,7 @@ final class RulesCommand implements Callable<Integer> {
                List<String> observations) {
         static Row of(Rule r) {
             return new Row(r.id(), r.revision(), r.severity().id(), r.summary(), r.reference(), r.explanation(),
-                    r.observations());
+                    r.observations().stream().map(ObservationKind::id).toList());
         }
     }
 

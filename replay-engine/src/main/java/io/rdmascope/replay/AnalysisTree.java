@@ -160,16 +160,23 @@ public final class AnalysisTree {
      * rest notes.
      */
     private static String severity(Observation o) {
-        String kind = o.kind();
-        if (kind.startsWith("nak_") || kind.endsWith("_exhausted") || kind.equals("bad_icrc")
-                || kind.equals("bad_vcrc") || kind.equals("rdmap_terminate") || kind.equals("torn_down_with_outstanding")) {
-            return "Error/Sequence";
-        }
-        if (kind.equals("retransmission") || kind.equals("packet_lost") || kind.equals("ack_timeout")
-                || kind.equals("rnr_nak") || kind.startsWith("tcp_") || kind.equals("duplicate")) {
-            return "Warning/Sequence";
-        }
-        return "Note/Sequence";
+        return switch (o.kind()) {
+            case NAK_SEQUENCE_ERROR, NAK_INVALID_REQUEST, NAK_REMOTE_ACCESS_ERROR,
+                 NAK_REMOTE_OPERATIONAL_ERROR, NAK_INVALID_RD_REQUEST, NAK_RESERVED, RETRY_EXHAUSTED,
+                 RNR_RETRY_EXHAUSTED, BAD_ICRC, BAD_VCRC, RDMAP_TERMINATE, TORN_DOWN_WITH_OUTSTANDING -> "Error/Sequence";
+            case PACKET_LOST, DUPLICATE, RETRANSMISSION, ACK_TIMEOUT, RNR_NAK, TCP_RETRANSMISSION,
+                 TCP_OUT_OF_ORDER, TCP_MISSING_FROM_CAPTURE -> "Warning/Sequence";
+            case MISSING_FROM_CAPTURE, MESSAGE_INCOMPLETE, UNANSWERED_AT_CAPTURE_END, UC_MESSAGE_DROPPED,
+                 MISSING_FIRST, MISSING_LAST, PAYLOAD_OVER_PMTU, SHORT_NON_FINAL_PACKET, DMA_LENGTH_MISMATCH,
+                 WRONG_PAD_COUNT, UNMATCHED_READ_RESPONSE, UNMATCHED_ATOMIC_ACK, ACK_OF_UNSENT_PSN,
+                 COALESCED_ACK, PSN_WRAP, ECN_CE, CNP, TRUNCATED_FRAME, QP_STATE, CM_REJECT, MALFORMED,
+                 LIMIT_REACHED, PAIRING_UNDECIDED, TIMESTAMP_INVERSION, MPA_CRC_ERROR, MPA_MARKER_ERROR,
+                 MPA_INVALID_STARTUP, MPA_REJECT, MPA_RESYNC, DDP_VERSION, DDP_INVALID_QUEUE, DDP_MSN_SEQUENCE,
+                 DDP_SEGMENT_SEQUENCE, RDMAP_VERSION, RDMAP_UNEXPECTED_OPCODE, RDMAP_UNMATCHED_READ_RESPONSE,
+                 IWARP_MESSAGE_INCOMPLETE, ICRC_NOT_VERIFIABLE, FRAMES_CUT_SILENTLY, HEADERS_CUT,
+                 PAD_MISALIGNED, PSN_REUSED, MSN_INCONSISTENT, QP_STALLED, DDP_MSN_SHARED_COUNTER,
+                 RDMAP_READ_REQUEST_BYTE_ORDER, MPA_MARKER_LAYOUT -> "Note/Sequence";
+        };
     }
 
     /** Nanoseconds as Wireshark prints a relative time: seconds with nine decimals. */

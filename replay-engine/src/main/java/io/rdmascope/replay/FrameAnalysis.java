@@ -35,41 +35,25 @@ public final class FrameAnalysis {
     }
 
     /** Every observation kind the engine can produce, in a fixed order: the bit index of each. */
-    private static final List<String> KINDS = List.of("packet_lost", "missing_from_capture", "duplicate",
-            "retransmission", "ack_timeout", "nak_sequence_error", "nak_invalid_request", "nak_remote_access_error",
-            "nak_remote_operational_error", "nak_invalid_rd_request", "nak_reserved", "rnr_nak", "retry_exhausted",
-            "rnr_retry_exhausted", "message_incomplete", "unanswered_at_capture_end", "uc_message_dropped",
-            "missing_first", "missing_last", "payload_over_pmtu", "short_non_final_packet", "dma_length_mismatch",
-            "wrong_pad_count", "unmatched_read_response", "unmatched_atomic_ack", "ack_of_unsent_psn", "coalesced_ack",
-            "psn_wrap", "ecn_ce", "cnp", "bad_icrc", "bad_vcrc", "truncated_frame", "qp_state", "cm_reject",
-            "malformed", "limit_reached", "pairing_undecided", "timestamp_inversion",
-            // iWARP (issue 8): Observation.IwarpEvent
-            "tcp_retransmission", "tcp_out_of_order", "tcp_missing_from_capture", "mpa_crc_error", "mpa_marker_error",
-            "mpa_invalid_startup", "mpa_reject", "mpa_resync", "ddp_version", "ddp_invalid_queue", "ddp_msn_sequence",
-            "ddp_segment_sequence", "rdmap_version", "rdmap_unexpected_opcode", "rdmap_unmatched_read_response",
-            "rdmap_terminate", "iwarp_message_incomplete",
-            // capture artifacts (issue 15): the capture findings mark their first frame
-            "icrc_not_verifiable", "frames_cut_silently", "headers_cut", "pad_misaligned",
-            // broken connections (issue 15)
-            "psn_reused", "msn_inconsistent", "qp_stalled", "torn_down_with_outstanding",
-            // real NICs' deviations (issue 16)
-            "ddp_msn_shared_counter", "rdmap_read_request_byte_order", "mpa_marker_layout");
+    /** Every observation kind has its field and its bit: kind k is bit (k.ordinal() % 64) of word (k.ordinal() / 64). */
+    private static final ObservationKind[] KINDS = ObservationKind.values();
 
     /** Longs of observation bits per frame: kind i is bit (i % 64) of word (i / 64). */
     static final int WORDS = 2;
 
     static {
-        // Issue 19 makes kinds an enum; until then a kind past the last word must not silently share a bit.
-        if (KINDS.size() > WORDS * Long.SIZE) {
-            throw new IllegalStateException(KINDS.size() + " observation kinds do not fit the per-frame bit set of "
+        // A kind past the last word must not silently share a bit.
+        if (KINDS.length > WORDS * Long.SIZE) {
+            throw new IllegalStateException(KINDS.length + " observation kinds do not fit the per-frame bit set of "
                     + WORDS + " words");
         }
     }
 
-    private static final int[] GAP_KINDS = {index("packet_lost"), index("missing_from_capture")};
-    private static final int[] NAK_KINDS = {index("nak_sequence_error"), index("nak_invalid_request"),
-            index("nak_remote_access_error"), index("nak_remote_operational_error"), index("nak_invalid_rd_request"),
-            index("nak_reserved")};
+    private static final int[] GAP_KINDS = ordinals(ObservationKind.PACKET_LOST, ObservationKind.MISSING_FROM_CAPTURE);
+    private static final int[] NAK_KINDS = ordinals(ObservationKind.NAK_SEQUENCE_ERROR,
+            ObservationKind.NAK_INVALID_REQUEST, ObservationKind.NAK_REMOTE_ACCESS_ERROR,
+            ObservationKind.NAK_REMOTE_OPERATIONAL_ERROR, ObservationKind.NAK_INVALID_RD_REQUEST,
+            ObservationKind.NAK_RESERVED);
 
     private static final Map<String, Field> FIELDS = fields();
 
@@ -86,12 +70,20 @@ public final class FrameAnalysis {
         this.placements = placements;
     }
 
+    private static int[] ordinals(ObservationKind... kinds) {
+        int[] out = new int[kinds.length];
+        for (int i = 0; i < kinds.length; i++) {
+            out[i] = kinds[i].ordinal();
+        }
+        return out;
+    }
+
     private static int index(String kind) {
-        int i = KINDS.indexOf(kind);
-        if (i < 0) {
+        ObservationKind k = ObservationKind.ofId(kind);
+        if (k == null) {
             throw new IllegalStateException("unknown observation kind " + kind);
         }
-        return i;
+        return k.ordinal();
     }
 
     /** Whether frame {@code frame}'s bits hold kind number {@code kind}; the frame is within the arrays. */
@@ -106,9 +98,9 @@ public final class FrameAnalysis {
 
     private static Map<String, Field> fields() {
         Map<String, Field> m = new LinkedHashMap<>();
-        for (String k : KINDS) {
-            declare(m, "rdmascope.analysis." + k, Type.BOOLEAN,
-                    "The replay engine observed " + k.replace('_', ' ') + " at this frame");
+        for (ObservationKind k : KINDS) {
+            declare(m, "rdmascope.analysis." + k.id(), Type.BOOLEAN,
+                    "The replay engine observed " + k.id().replace('_', ' ') + " at this frame");
         }
         declare(m, "rdmascope.analysis.psn_gap", Type.BOOLEAN,
                 "A PSN gap shows here: a packet lost on the wire or missing from the capture");
@@ -159,8 +151,8 @@ public final class FrameAnalysis {
         FrameAnalysis a = new FrameAnalysis(List.copyOf(replay.messages()), List.copyOf(replay.observations()),
                 replay);
         for (Observation o : replay.observations()) {
-            int i = KINDS.indexOf(o.kind());
-            if (i >= 0 && o.frame() > 0) {
+            int i = o.kind().ordinal();
+            if (o.frame() > 0) {
                 a.grow(o.frame());
                 a.bits[(int) o.frame() * WORDS + i / Long.SIZE] |= 1L << (i % Long.SIZE);
             }

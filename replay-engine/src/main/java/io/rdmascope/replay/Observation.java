@@ -3,7 +3,7 @@ package io.rdmascope.replay;
 /**
  * Something the replay engine noticed, citing the frame it shows in (0 when nothing on the wire
  * shows it). The engine never decides severity: conformance rules map observations to findings.
- * {@link #kind()} is a stable snake_case id, the one the scenario truth files use.
+ * {@link #kind()}'s id is a stable snake_case name, the one the scenario truth files use.
  */
 public sealed interface Observation {
 
@@ -13,8 +13,8 @@ public sealed interface Observation {
     /** Conversation id ("1", "2", … in order of first frame), or null for none. */
     String conversation();
 
-    /** Stable id of the observation kind. */
-    String kind();
+    /** The observation's kind; {@link ObservationKind#id()} is its stable name. */
+    ObservationKind kind();
 
     /** The PSN it concerns, or -1. */
     default int psn() {
@@ -33,17 +33,17 @@ public sealed interface Observation {
 
     /** NAK codes of the AETH (IBTA 9.7.5.2, table 46). */
     enum NakCode {
-        PSN_SEQUENCE_ERROR("nak_sequence_error", "PSN sequence error"),
-        INVALID_REQUEST("nak_invalid_request", "invalid request"),
-        REMOTE_ACCESS_ERROR("nak_remote_access_error", "remote access error"),
-        REMOTE_OPERATIONAL_ERROR("nak_remote_operational_error", "remote operational error"),
-        INVALID_RD_REQUEST("nak_invalid_rd_request", "invalid RD request"),
-        RESERVED("nak_reserved", "reserved NAK code");
+        PSN_SEQUENCE_ERROR(ObservationKind.NAK_SEQUENCE_ERROR, "PSN sequence error"),
+        INVALID_REQUEST(ObservationKind.NAK_INVALID_REQUEST, "invalid request"),
+        REMOTE_ACCESS_ERROR(ObservationKind.NAK_REMOTE_ACCESS_ERROR, "remote access error"),
+        REMOTE_OPERATIONAL_ERROR(ObservationKind.NAK_REMOTE_OPERATIONAL_ERROR, "remote operational error"),
+        INVALID_RD_REQUEST(ObservationKind.NAK_INVALID_RD_REQUEST, "invalid RD request"),
+        RESERVED(ObservationKind.NAK_RESERVED, "reserved NAK code");
 
-        final String kind;
+        final ObservationKind kind;
         final String text;
 
-        NakCode(String kind, String text) {
+        NakCode(ObservationKind kind, String text) {
             this.kind = kind;
             this.text = text;
         }
@@ -55,35 +55,35 @@ public sealed interface Observation {
 
     /** Length rules of IBTA 9.7.5.1.3 / C9-92, C9-94 and the pad rule of 9.2 (BTH.PadCnt). */
     enum LengthRule {
-        PAYLOAD_OVER_PMTU("payload_over_pmtu"),
-        SHORT_NON_FINAL_PACKET("short_non_final_packet"),
-        DMA_LENGTH_MISMATCH("dma_length_mismatch"),
-        WRONG_PAD_COUNT("wrong_pad_count");
+        PAYLOAD_OVER_PMTU(ObservationKind.PAYLOAD_OVER_PMTU),
+        SHORT_NON_FINAL_PACKET(ObservationKind.SHORT_NON_FINAL_PACKET),
+        DMA_LENGTH_MISMATCH(ObservationKind.DMA_LENGTH_MISMATCH),
+        WRONG_PAD_COUNT(ObservationKind.WRONG_PAD_COUNT);
 
-        final String kind;
+        final ObservationKind kind;
 
-        LengthRule(String kind) {
+        LengthRule(ObservationKind kind) {
             this.kind = kind;
         }
     }
 
     /** A response nothing outstanding asked for. */
     enum Unmatched {
-        READ_RESPONSE("unmatched_read_response"),
-        ATOMIC_ACK("unmatched_atomic_ack"),
-        ACK_OF_UNSENT_PSN("ack_of_unsent_psn");
+        READ_RESPONSE(ObservationKind.UNMATCHED_READ_RESPONSE),
+        ATOMIC_ACK(ObservationKind.UNMATCHED_ATOMIC_ACK),
+        ACK_OF_UNSENT_PSN(ObservationKind.ACK_OF_UNSENT_PSN);
 
-        final String kind;
+        final ObservationKind kind;
 
-        Unmatched(String kind) {
+        Unmatched(ObservationKind kind) {
             this.kind = kind;
         }
     }
 
     /** A request PSN lost on the wire: NAK'd or retransmitted (before or after the capture point). */
     record PacketLost(long frame, String conversation, int psn, boolean afterCapturePoint) implements Observation {
-        public String kind() {
-            return "packet_lost";
+        public ObservationKind kind() {
+            return ObservationKind.PACKET_LOST;
         }
 
         public String detail() {
@@ -93,8 +93,8 @@ public sealed interface Observation {
 
     /** A request PSN absent from the capture that the responder acknowledged anyway. */
     record MissingFromCapture(long frame, String conversation, int psn) implements Observation {
-        public String kind() {
-            return "missing_from_capture";
+        public ObservationKind kind() {
+            return ObservationKind.MISSING_FROM_CAPTURE;
         }
 
         public String detail() {
@@ -104,8 +104,8 @@ public sealed interface Observation {
 
     /** An isolated identical copy of a request: a fabric or mirror duplicate, not a retransmission. */
     record Duplicate(long frame, String conversation, int psn, long originalFrame) implements Observation {
-        public String kind() {
-            return "duplicate";
+        public ObservationKind kind() {
+            return ObservationKind.DUPLICATE;
         }
 
         public String detail() {
@@ -115,8 +115,8 @@ public sealed interface Observation {
 
     /** A request sent again by the requester. */
     record Retransmission(long frame, String conversation, int psn, Trigger trigger) implements Observation {
-        public String kind() {
-            return "retransmission";
+        public ObservationKind kind() {
+            return ObservationKind.RETRANSMISSION;
         }
 
         public String detail() {
@@ -131,8 +131,8 @@ public sealed interface Observation {
 
     /** A retransmission run that no NAK triggered: the requester's local ACK timer fired (C9-140). */
     record AckTimeout(long frame, String conversation, int psn, long silenceNanos) implements Observation {
-        public String kind() {
-            return "ack_timeout";
+        public ObservationKind kind() {
+            return ObservationKind.ACK_TIMEOUT;
         }
 
         public String detail() {
@@ -142,7 +142,7 @@ public sealed interface Observation {
 
     /** A NAK (AETH syndrome 011xxxxx). */
     record Nak(long frame, String conversation, int psn, NakCode code) implements Observation {
-        public String kind() {
+        public ObservationKind kind() {
             return code.kind;
         }
 
@@ -153,8 +153,8 @@ public sealed interface Observation {
 
     /** A receiver-not-ready NAK (AETH syndrome 001ttttt). */
     record RnrNak(long frame, String conversation, int psn, int timerCode, long timerNanos) implements Observation {
-        public String kind() {
-            return "rnr_nak";
+        public ObservationKind kind() {
+            return ObservationKind.RNR_NAK;
         }
 
         public String detail() {
@@ -164,8 +164,8 @@ public sealed interface Observation {
 
     /** The requester gave up: RNR retries or transport retries exhausted (R3.4, R3.6). */
     record RetryExhausted(long frame, String conversation, int psn, boolean rnr, int attempts) implements Observation {
-        public String kind() {
-            return rnr ? "rnr_retry_exhausted" : "retry_exhausted";
+        public ObservationKind kind() {
+            return rnr ? ObservationKind.RNR_RETRY_EXHAUSTED : ObservationKind.RETRY_EXHAUSTED;
         }
 
         public String detail() {
@@ -181,8 +181,8 @@ public sealed interface Observation {
      */
     record PsnReused(long frame, String conversation, int psn, String request, String earlier, long earlierFrame)
             implements Observation {
-        public String kind() {
-            return "psn_reused";
+        public ObservationKind kind() {
+            return ObservationKind.PSN_REUSED;
         }
 
         public String detail() {
@@ -198,8 +198,8 @@ public sealed interface Observation {
      */
     record QpStalled(long frame, String conversation, int psn, MessageKind messageKind, long messageFrame,
                      long silenceNanos, long budgetNanos, String until) implements Observation {
-        public String kind() {
-            return "qp_stalled";
+        public ObservationKind kind() {
+            return ObservationKind.QP_STALLED;
         }
 
         public String detail() {
@@ -216,8 +216,8 @@ public sealed interface Observation {
      */
     record TornDownWithOutstanding(long frame, String conversation, int psn, String cause, int count, String messages)
             implements Observation {
-        public String kind() {
-            return "torn_down_with_outstanding";
+        public ObservationKind kind() {
+            return ObservationKind.TORN_DOWN_WITH_OUTSTANDING;
         }
 
         public String detail() {
@@ -232,8 +232,8 @@ public sealed interface Observation {
      */
     record MsnInconsistent(long frame, String conversation, int psn, int msn, int earlierMsn, int earlierPsn,
                            long earlierFrame) implements Observation {
-        public String kind() {
-            return "msn_inconsistent";
+        public ObservationKind kind() {
+            return ObservationKind.MSN_INCONSISTENT;
         }
 
         public String detail() {
@@ -247,8 +247,8 @@ public sealed interface Observation {
     /** A message still open or unanswered when the capture ends. */
     record MessageIncomplete(long frame, String conversation, int psn, MessageKind messageKind)
             implements Observation {
-        public String kind() {
-            return "message_incomplete";
+        public ObservationKind kind() {
+            return ObservationKind.MESSAGE_INCOMPLETE;
         }
 
         public String detail() {
@@ -262,8 +262,8 @@ public sealed interface Observation {
      */
     record UnansweredAtEnd(long frame, String conversation, int psn, MessageKind messageKind)
             implements Observation {
-        public String kind() {
-            return "unanswered_at_capture_end";
+        public ObservationKind kind() {
+            return ObservationKind.UNANSWERED_AT_CAPTURE_END;
         }
 
         public String detail() {
@@ -273,8 +273,8 @@ public sealed interface Observation {
 
     /** UC: a packet of the message never arrived, so the responder dropped all of it (IBTA 9.8.3). */
     record UcMessageDropped(long frame, String conversation, int psn) implements Observation {
-        public String kind() {
-            return "uc_message_dropped";
+        public ObservationKind kind() {
+            return ObservationKind.UC_MESSAGE_DROPPED;
         }
 
         public String detail() {
@@ -284,8 +284,8 @@ public sealed interface Observation {
 
     /** Opcode sequence violation (R2.2): a MIDDLE/LAST with no FIRST, or a new message while one is open. */
     record OpcodeSequence(long frame, String conversation, int psn, boolean missingFirst) implements Observation {
-        public String kind() {
-            return missingFirst ? "missing_first" : "missing_last";
+        public ObservationKind kind() {
+            return missingFirst ? ObservationKind.MISSING_FIRST : ObservationKind.MISSING_LAST;
         }
 
         public String detail() {
@@ -296,12 +296,12 @@ public sealed interface Observation {
     /** A length rule broken. */
     record LengthViolation(long frame, String conversation, int psn, LengthRule rule, long expected, long actual)
             implements Observation {
-        public String kind() {
+        public ObservationKind kind() {
             return rule.kind;
         }
 
         public String detail() {
-            return rule.kind.replace('_', ' ') + ": expected " + expected + ", got " + actual;
+            return rule.kind.id().replace('_', ' ') + ": expected " + expected + ", got " + actual;
         }
     }
 
@@ -312,19 +312,19 @@ public sealed interface Observation {
             this(frame, conversation, psn, what, null);
         }
 
-        public String kind() {
+        public ObservationKind kind() {
             return what.kind;
         }
 
         public String detail() {
-            return what.kind.replace('_', ' ') + " at PSN " + psn + (why == null ? "" : ": " + why);
+            return what.kind.id().replace('_', ' ') + " at PSN " + psn + (why == null ? "" : ": " + why);
         }
     }
 
     /** An ACK that completed more than one message. */
     record CoalescedAck(long frame, String conversation, int psn, int messages) implements Observation {
-        public String kind() {
-            return "coalesced_ack";
+        public ObservationKind kind() {
+            return ObservationKind.COALESCED_ACK;
         }
 
         public String detail() {
@@ -334,8 +334,8 @@ public sealed interface Observation {
 
     /** The PSN wrapped from 0xFFFFFF to 0 inside a message or a READ's responses. */
     record PsnWrap(long frame, String conversation, int psn) implements Observation {
-        public String kind() {
-            return "psn_wrap";
+        public ObservationKind kind() {
+            return ObservationKind.PSN_WRAP;
         }
 
         public String detail() {
@@ -345,8 +345,8 @@ public sealed interface Observation {
 
     /** An ECN Congestion Experienced mark (RFC 3168) on a data packet. */
     record CeMark(long frame, String conversation, int psn) implements Observation {
-        public String kind() {
-            return "ecn_ce";
+        public ObservationKind kind() {
+            return ObservationKind.ECN_CE;
         }
 
         public String detail() {
@@ -356,8 +356,8 @@ public sealed interface Observation {
 
     /** A congestion notification packet (Annex A17.9.3) to a QP. */
     record Cnp(long frame, String conversation, int destQp) implements Observation {
-        public String kind() {
-            return "cnp";
+        public ObservationKind kind() {
+            return ObservationKind.CNP;
         }
 
         public String detail() {
@@ -367,8 +367,8 @@ public sealed interface Observation {
 
     /** A bad ICRC or VCRC. */
     record BadCrc(long frame, String conversation, int psn, boolean variant) implements Observation {
-        public String kind() {
-            return variant ? "bad_vcrc" : "bad_icrc";
+        public ObservationKind kind() {
+            return variant ? ObservationKind.BAD_VCRC : ObservationKind.BAD_ICRC;
         }
 
         public String detail() {
@@ -378,8 +378,8 @@ public sealed interface Observation {
 
     /** A frame the capture cut short (snap length): headers seen, payload or ICRC not. */
     record TruncatedFrame(long frame, String conversation, int psn, int captured, int wire) implements Observation {
-        public String kind() {
-            return "truncated_frame";
+        public ObservationKind kind() {
+            return ObservationKind.TRUNCATED_FRAME;
         }
 
         public String detail() {
@@ -389,8 +389,8 @@ public sealed interface Observation {
 
     /** A QP lifecycle transition seen on the wire (CM, fatal NAK, retries exhausted). */
     record StateChange(long frame, String conversation, String state) implements Observation {
-        public String kind() {
-            return "qp_state";
+        public ObservationKind kind() {
+            return ObservationKind.QP_STATE;
         }
 
         public String detail() {
@@ -400,8 +400,8 @@ public sealed interface Observation {
 
     /** A CM REJ of a connection request (IBTA 12.6.7). */
     record CmReject(long frame, String conversation, int reason, String reasonText) implements Observation {
-        public String kind() {
-            return "cm_reject";
+        public ObservationKind kind() {
+            return ObservationKind.CM_REJECT;
         }
 
         public String detail() {
@@ -416,8 +416,8 @@ public sealed interface Observation {
      */
     record TimestampInversion(long frame, String conversation, long skewNanos, String laggingHost)
             implements Observation {
-        public String kind() {
-            return "timestamp_inversion";
+        public ObservationKind kind() {
+            return ObservationKind.TIMESTAMP_INVERSION;
         }
 
         public String detail() {
@@ -432,8 +432,8 @@ public sealed interface Observation {
      * number is unknown.
      */
     record PairingUndecided(long frame, String conversation, int destQp) implements Observation {
-        public String kind() {
-            return "pairing_undecided";
+        public ObservationKind kind() {
+            return ObservationKind.PAIRING_UNDECIDED;
         }
 
         public String detail() {
@@ -447,8 +447,8 @@ public sealed interface Observation {
      * {@link TruncatedFrame} instead.
      */
     record Malformed(long frame, String conversation) implements Observation {
-        public String kind() {
-            return "malformed";
+        public ObservationKind kind() {
+            return ObservationKind.MALFORMED;
         }
 
         public String detail() {
@@ -462,44 +462,44 @@ public sealed interface Observation {
      * DDP message sequence number where one applies (iWARP has no PSNs), else -1.
      */
     enum IwarpEvent {
-        TCP_RETRANSMISSION("tcp_retransmission"),
-        TCP_OUT_OF_ORDER("tcp_out_of_order"),
-        TCP_MISSING_FROM_CAPTURE("tcp_missing_from_capture"),
-        MPA_CRC_ERROR("mpa_crc_error"),
-        MPA_MARKER_ERROR("mpa_marker_error"),
-        MPA_INVALID_STARTUP("mpa_invalid_startup"),
-        MPA_REJECT("mpa_reject"),
-        MPA_RESYNC("mpa_resync"),
-        DDP_VERSION("ddp_version"),
-        DDP_INVALID_QUEUE("ddp_invalid_queue"),
-        DDP_MSN_SEQUENCE("ddp_msn_sequence"),
-        DDP_SEGMENT_SEQUENCE("ddp_segment_sequence"),
-        RDMAP_VERSION("rdmap_version"),
-        RDMAP_UNEXPECTED_OPCODE("rdmap_unexpected_opcode"),
-        RDMAP_UNMATCHED_READ_RESPONSE("rdmap_unmatched_read_response"),
-        RDMAP_TERMINATE("rdmap_terminate"),
-        IWARP_MESSAGE_INCOMPLETE("iwarp_message_incomplete"),
+        TCP_RETRANSMISSION(ObservationKind.TCP_RETRANSMISSION),
+        TCP_OUT_OF_ORDER(ObservationKind.TCP_OUT_OF_ORDER),
+        TCP_MISSING_FROM_CAPTURE(ObservationKind.TCP_MISSING_FROM_CAPTURE),
+        MPA_CRC_ERROR(ObservationKind.MPA_CRC_ERROR),
+        MPA_MARKER_ERROR(ObservationKind.MPA_MARKER_ERROR),
+        MPA_INVALID_STARTUP(ObservationKind.MPA_INVALID_STARTUP),
+        MPA_REJECT(ObservationKind.MPA_REJECT),
+        MPA_RESYNC(ObservationKind.MPA_RESYNC),
+        DDP_VERSION(ObservationKind.DDP_VERSION),
+        DDP_INVALID_QUEUE(ObservationKind.DDP_INVALID_QUEUE),
+        DDP_MSN_SEQUENCE(ObservationKind.DDP_MSN_SEQUENCE),
+        DDP_SEGMENT_SEQUENCE(ObservationKind.DDP_SEGMENT_SEQUENCE),
+        RDMAP_VERSION(ObservationKind.RDMAP_VERSION),
+        RDMAP_UNEXPECTED_OPCODE(ObservationKind.RDMAP_UNEXPECTED_OPCODE),
+        RDMAP_UNMATCHED_READ_RESPONSE(ObservationKind.RDMAP_UNMATCHED_READ_RESPONSE),
+        RDMAP_TERMINATE(ObservationKind.RDMAP_TERMINATE),
+        IWARP_MESSAGE_INCOMPLETE(ObservationKind.IWARP_MESSAGE_INCOMPLETE),
         /** Real NICs (issue 16): one MSN counter for all untagged queues of a direction. */
-        DDP_MSN_SHARED_COUNTER("ddp_msn_shared_counter"),
+        DDP_MSN_SHARED_COUNTER(ObservationKind.DDP_MSN_SHARED_COUNTER),
         /** Real NICs (issue 16): a Read Request's sink and source fields in little-endian byte order. */
-        RDMAP_READ_REQUEST_BYTE_ORDER("rdmap_read_request_byte_order"),
+        RDMAP_READ_REQUEST_BYTE_ORDER(ObservationKind.RDMAP_READ_REQUEST_BYTE_ORDER),
         /** Real senders (issue 16): MPA markers in a layout other than RFC 5044 §5's. */
-        MPA_MARKER_LAYOUT("mpa_marker_layout");
+        MPA_MARKER_LAYOUT(ObservationKind.MPA_MARKER_LAYOUT);
 
-        private final String kind;
+        private final ObservationKind kind;
 
-        IwarpEvent(String kind) {
+        IwarpEvent(ObservationKind kind) {
             this.kind = kind;
         }
 
-        public String kind() {
+        public ObservationKind kind() {
             return kind;
         }
     }
 
     /** Something the iWARP replay noticed; {@code msn} is -1 where no DDP message sequence number applies. */
     record Iwarp(long frame, String conversation, int msn, IwarpEvent event, String detail) implements Observation {
-        public String kind() {
+        public ObservationKind kind() {
             return event.kind();
         }
 
@@ -510,8 +510,8 @@ public sealed interface Observation {
 
     /** A state limit was hit: tracking stopped growing there (bounded memory). */
     record LimitReached(long frame, String conversation, String limit) implements Observation {
-        public String kind() {
-            return "limit_reached";
+        public ObservationKind kind() {
+            return ObservationKind.LIMIT_REACHED;
         }
 
         public String detail() {
@@ -529,8 +529,8 @@ public sealed interface Observation {
      */
     record IcrcNotVerifiable(long frame, String conversation, String scope, long count, String senders,
                              String frames) implements Observation {
-        public String kind() {
-            return "icrc_not_verifiable";
+        public ObservationKind kind() {
+            return ObservationKind.ICRC_NOT_VERIFIABLE;
         }
 
         public String detail() {
@@ -545,8 +545,8 @@ public sealed interface Observation {
      * length from the headers). Once per capture; {@code frame} is the first.
      */
     record FramesCutSilently(long frame, String conversation, long count, String frames) implements Observation {
-        public String kind() {
-            return "frames_cut_silently";
+        public ObservationKind kind() {
+            return ObservationKind.FRAMES_CUT_SILENTLY;
         }
 
         public String detail() {
@@ -562,8 +562,8 @@ public sealed interface Observation {
      */
     record HeadersCut(long frame, String conversation, long count, String frames, String conversations)
             implements Observation {
-        public String kind() {
-            return "headers_cut";
+        public ObservationKind kind() {
+            return ObservationKind.HEADERS_CUT;
         }
 
         public String detail() {
@@ -574,8 +574,8 @@ public sealed interface Observation {
 
     /** A packet whose payload plus pad is not a whole number of 4-byte words (IBTA 9.2, BTH PadCnt). */
     record PadMisaligned(long frame, String conversation, int psn, long payload, int pad) implements Observation {
-        public String kind() {
-            return "pad_misaligned";
+        public ObservationKind kind() {
+            return ObservationKind.PAD_MISALIGNED;
         }
 
         public String detail() {

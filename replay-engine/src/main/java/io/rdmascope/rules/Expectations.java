@@ -5,6 +5,7 @@ import io.rdmascope.replay.Flow;
 import io.rdmascope.replay.Message;
 import io.rdmascope.replay.MessageKind;
 import io.rdmascope.replay.Observation;
+import io.rdmascope.replay.ObservationKind;
 import io.rdmascope.replay.ReplayResult;
 
 import java.io.IOException;
@@ -79,6 +80,11 @@ public final class Expectations {
             if (e.has("rule") && RuleCatalog.byId(e.get("rule").asText()) == null) {
                 throw new IllegalArgumentException(where + ": unknown rule '" + e.get("rule").asText() + "'");
             }
+            if (e.has("observation") && ObservationKind.ofId(e.get("observation").asText()) == null) {
+                // A misspelt kind would otherwise count nothing and pass every "max" quietly.
+                throw new IllegalArgumentException(where + ": unknown observation kind '"
+                        + e.get("observation").asText() + "' (rdmascope rules lists them)");
+            }
             if (e.has("messages") && !e.get("messages").asText().equals("any")) {
                 try {
                     MessageKind.valueOf(e.get("messages").asText());
@@ -125,8 +131,8 @@ public final class Expectations {
         }
         if (e.has("observation")) {
             String kind = e.get("observation").asText();
-            long n = replay.observations().stream().filter(o -> o.kind().equals(kind) && inScope.test(o.conversation()))
-                    .count();
+            long n = replay.observations().stream()
+                    .filter(o -> o.kind().id().equals(kind) && inScope.test(o.conversation())).count();
             return counted(e, kind + " observations" + scopeText, n, requestPackets(replay, inScope));
         }
         String kindText = e.get("messages").asText();

@@ -1,5 +1,7 @@
 package io.rdmascope.rules;
 
+import io.rdmascope.replay.ObservationKind;
+
 import java.util.List;
 
 /**
@@ -8,7 +10,7 @@ import java.util.List;
  * and the replay-engine observation kinds that raise it.
  */
 public record Rule(String id, int revision, Severity severity, String summary, String reference,
-                   String explanation, List<String> observations) {
+                   String explanation, List<ObservationKind> observations) {
     public Rule {
         observations = List.copyOf(observations);
     }

@@ -1,5 +1,7 @@
 package io.rdmascope.rules;
 
+import io.rdmascope.replay.ObservationKind;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,196 +21,158 @@ public final class RuleCatalog {
                     "The ICRC covers every field no switch or router may change. A bad ICRC means the packet was "
                             + "damaged in flight or built wrongly; the receiver drops it silently, so it shows up as "
                             + "a NAK and a retransmission. Typical cause: a faulty link or cable, a NIC or firmware "
-                            + "bug in the CRC or in a field it covers, or a middlebox rewriting a covered field.",
-                    "bad_icrc"),
+                            + "bug in the CRC or in a field it covers, or a middlebox rewriting a covered field."),
             rule("IB-VCRC-001", Severity.ERROR, "Variant CRC does not verify", "IBTA Vol. 1 7.8.2",
                     "The VCRC protects a native InfiniBand packet on one link. A bad VCRC means bit errors on the "
-                            + "last link before the capture point. Typical cause: a bad cable, connector or port.",
-                    "bad_vcrc"),
+                            + "last link before the capture point. Typical cause: a bad cable, connector or port."),
             rule("IB-HDR-001", Severity.ERROR, "Malformed header", "IBTA Vol. 1 ch. 5-9 (packet formats)",
                     "A header is shorter than its type requires, or a length field contradicts the packet (a pad "
                             + "count larger than the payload, a UDP length shorter than its header). Typical cause: "
-                            + "a sender building packets wrongly, or a capture tool mangling them.",
-                    "malformed"),
+                            + "a sender building packets wrongly, or a capture tool mangling them."),
             rule("IB-CAP-001", Severity.WARNING, "Frame cut short by the capture",
                     "pcap/pcapng snap length (not a protocol fault)",
                     "The capture kept fewer bytes than the frame had, so its ICRC cannot be verified and its "
                             + "payload cannot be inspected. Typical cause: a snap length below the path MTU plus "
-                            + "headers; capture with -s 0 or a larger -s.",
-                    "truncated_frame"),
+                            + "headers; capture with -s 0 or a larger -s."),
             rule("IB-CAP-002", Severity.NOTE, "Packet missing from the capture but acknowledged",
                     RC + ", PSN rules (R2.1) and observer limits (rules §8)",
                     "A request PSN never appears in the capture, yet the responder acknowledged it and nobody "
                             + "resent it: it crossed the wire but the capture point missed it. Typical cause: a "
                             + "mirror port or capture buffer overrun. Not a fabric fault, but the capture is lossy. "
                             + "Reported once per conversation, with the frames where the misses show (the first "
-                            + "100) and how many: how much of that conversation's analysis rests on missing frames.",
-                    "missing_from_capture"),
+                            + "100) and how many: how much of that conversation's analysis rests on missing frames."),
             rule("IB-CAP-003", Severity.NOTE, "Message unanswered when the capture ended",
                     RC + ", local ACK timeout (C9-140)",
                     "A request was sent less than one ACK timeout before the capture stopped and has no answer in "
-                            + "it; the answer may simply have come later. Capture a little longer to know.",
-                    "unanswered_at_capture_end"),
+                            + "it; the answer may simply have come later. Capture a little longer to know."),
             rule("IB-CAP-004", Severity.NOTE, "Responses stamped before their requests",
                     "capture time stamps (not a protocol fault)",
                     "Responses reached the capture before the requests they answer. A host capturing its own "
                             + "traffic stamps its transmissions when its capture path sees them, which can be after "
                             + "the peer's reply arrived. The replay puts them back in causal order; the note gives the "
                             + "largest skew and the host whose clock stamps lag. Latencies of that host's requests read "
-                            + "short (even negative) by up to that much.",
-                    "timestamp_inversion"),
+                            + "short (even negative) by up to that much."),
             rule("IB-CAP-005", Severity.NOTE, "Direction not paired with its reverse",
                     "IBTA Vol. 1 9.2 (BTH names only the destination QP)",
                     "Traffic to a QP could not be tied to its reverse direction: a BTH carries only the destination "
                             + "QP, and no response in the capture fell inside the requests of exactly one candidate "
                             + "QP between the same two hosts. Its requester's QP number stays unknown. Capture the CM "
-                            + "exchange (connection setup) or longer to tell them apart.",
-                    "pairing_undecided"),
+                            + "exchange (connection setup) or longer to tell them apart."),
             rule("IB-RC-PSN-001", Severity.WARNING, "Packet lost on the wire", RC + ", PSN checks (R2.1, R3.3)",
                     "A request PSN went missing and was then NAK'd or resent: the packet was lost between the "
                             + "requester and the responder. The frame is where the loss shows: the first packet "
                             + "after the gap, or the lost packet itself when the loss happened after the capture "
                             + "point. Typical cause: congestion drops on a lossy (non-PFC) fabric, link errors, or "
-                            + "buffer exhaustion in a switch or NIC.",
-                    "packet_lost"),
+                            + "buffer exhaustion in a switch or NIC."),
             rule("IB-RC-PSN-002", Severity.WARNING, "Duplicate packet", RC + ", duplicate requests (C9-105)",
                     "An isolated byte-identical copy of a request arrived microseconds after the original with no "
                             + "NAK or timeout to explain it: not a retransmission. Typical cause: a switch or mirror "
-                            + "duplicating frames, or a capture taken at two points at once.",
-                    "duplicate"),
+                            + "duplicating frames, or a capture taken at two points at once."),
             rule("IB-RC-PSN-003", Severity.WARNING, "Retransmission", RC + ", go-back-N (R3.3, R3.4, R3.6)",
                     "The requester sent a PSN again after a NAK, an RNR NAK or its ACK timer. Every retransmission "
                             + "costs at least a round trip and a window of goodput. Typical cause: loss (see "
-                            + "IB-RC-PSN-001), a slow responder, or an ACK timeout set too short.",
-                    "retransmission"),
+                            + "IB-RC-PSN-001), a slow responder, or an ACK timeout set too short."),
             rule("IB-RC-TIMEOUT-001", Severity.WARNING, "Local ACK timeout", RC + ", C9-140 (T_tr = 4.096 µs · 2^timeout)",
                     "A retransmission run started with no NAK to trigger it: the requester's ACK timer expired. "
                             + "Timeouts stall a QP for the whole timeout. Typical cause: a lost tail packet or a "
-                            + "lost ACK, or a responder too slow to answer within the timeout.",
-                    "ack_timeout"),
+                            + "lost ACK, or a responder too slow to answer within the timeout."),
             rule("IB-RC-TIMEOUT-002", Severity.ERROR, "Transport retries exhausted", RC + ", R3.6 (RETRY_EXC_ERR)",
                     "The same PSN was sent retry_cnt + 1 times without progress and the requester gave up: its "
                             + "work request failed with RETRY_EXC_ERR and the QP went to the error state. Typical "
-                            + "cause: the responder is gone or unreachable (link down, wrong path, host crashed).",
-                    "retry_exhausted"),
+                            + "cause: the responder is gone or unreachable (link down, wrong path, host crashed)."),
             rule("IB-RC-NAK-001", Severity.WARNING, "NAK: PSN sequence error", RC + ", R2.1 (one NAK per gap)",
                     "The responder received a PSN ahead of the one it expected and asked the requester to go back. "
-                            + "Typical cause: a packet lost or corrupted on the way to the responder.",
-                    "nak_sequence_error"),
+                            + "Typical cause: a packet lost or corrupted on the way to the responder."),
             rule("IB-RC-NAK-002", Severity.ERROR, "NAK: invalid request", RC + ", R2.2-R2.4 (REM_INV_REQ_ERR)",
                     "The responder rejected a request as invalid: an opcode out of sequence, an operation the QP "
                             + "does not allow (e.g. READ without remote read access), or a length error. Both QPs "
                             + "enter the error state. Typical cause: an application or NIC bug, or QP access flags "
-                            + "that do not match what the peer does.",
-                    "nak_invalid_request"),
+                            + "that do not match what the peer does."),
             rule("IB-RC-NAK-003", Severity.ERROR, "NAK: remote access error", RC + ", R2.4 (REM_ACCESS_ERR)",
                     "The responder refused a memory access: unknown or invalidated R_Key, address out of the "
                             + "region's bounds, or missing rights. Both QPs enter the error state. Typical cause: "
-                            + "a stale or wrong R_Key, a deregistered memory region, or an address computed wrongly.",
-                    "nak_remote_access_error"),
+                            + "a stale or wrong R_Key, a deregistered memory region, or an address computed wrongly."),
             rule("IB-RC-NAK-004", Severity.ERROR, "NAK: remote operational error", RC + ", R2.4 (REM_OP_ERR)",
                     "The responder could not complete a request for a reason on its side (a malformed receive "
-                            + "WQE, an internal failure). Both QPs enter the error state.",
-                    "nak_remote_operational_error"),
+                            + "WQE, an internal failure). Both QPs enter the error state."),
             rule("IB-RC-NAK-005", Severity.ERROR, "NAK: invalid RD request", RC + ", AETH NAK code 4",
-                    "A reliable-datagram responder rejected a request. Both QPs enter the error state.",
-                    "nak_invalid_rd_request"),
+                    "A reliable-datagram responder rejected a request. Both QPs enter the error state."),
             rule("IB-RC-RNR-001", Severity.WARNING, "Receiver not ready (RNR NAK)", RC + ", R2.4, R3.4",
                     "A SEND (or WRITE with immediate) arrived when the responder had no receive buffer posted; the "
                             + "requester waits the RNR timer and tries again. Typical cause: the receiving "
-                            + "application posts receives too slowly or too few.",
-                    "rnr_nak"),
+                            + "application posts receives too slowly or too few."),
             rule("IB-RC-RNR-002", Severity.ERROR, "RNR retries exhausted", RC + ", R3.4 (RNR_RETRY_EXC_ERR)",
                     "The responder kept answering RNR NAK until the requester's rnr_retry count ran out: the work "
                             + "request failed and the QP went to the error state. Typical cause: a receiver that "
-                            + "stopped posting receive buffers.",
-                    "rnr_retry_exhausted"),
+                            + "stopped posting receive buffers."),
             rule("IB-RC-OPSEQ-001", Severity.ERROR, "MIDDLE or LAST packet with no FIRST", RC + ", R2.2",
                     "A SEND or WRITE MIDDLE/LAST arrived in sequence with no message open: the responder NAKs it "
-                            + "as an invalid request. Typical cause: a requester bug in message segmentation.",
-                    "missing_first"),
+                            + "as an invalid request. Typical cause: a requester bug in message segmentation."),
             rule("IB-RC-OPSEQ-002", Severity.ERROR, "New message while another is unfinished", RC + ", R2.2",
                     "A FIRST, ONLY, READ or atomic arrived while a SEND or WRITE still lacked its LAST packet. The "
-                            + "unfinished message can never complete. Typical cause: a requester bug.",
-                    "missing_last"),
+                            + "unfinished message can never complete. Typical cause: a requester bug."),
             rule("IB-LEN-001", Severity.ERROR, "Payload larger than the path MTU", RC + ", C9-92, C9-94 (R2.3)",
                     "A packet carries more payload than the connection's path MTU (from CM, or learned from "
-                            + "full-sized packets). Typical cause: mismatched MTU settings between the two QPs.",
-                    "payload_over_pmtu"),
+                            + "full-sized packets). Typical cause: mismatched MTU settings between the two QPs."),
             rule("IB-LEN-002", Severity.ERROR, "FIRST or MIDDLE packet shorter than the path MTU", RC + ", R2.3",
                     "Every packet of a multi-packet message but the last must carry exactly the path MTU. Typical "
-                            + "cause: a requester segmenting with the wrong MTU.",
-                    "short_non_final_packet"),
+                            + "cause: a requester segmenting with the wrong MTU."),
             rule("IB-LEN-003", Severity.ERROR, "WRITE length differs from its RETH DMA length", RC + ", R2.3",
                     "The bytes a WRITE carried do not add up to the DMA length its RETH announced. Typical cause: a "
-                            + "requester bug, or packets of the message missing.",
-                    "dma_length_mismatch"),
+                            + "requester bug, or packets of the message missing."),
             rule("IB-LEN-004", Severity.ERROR, "Wrong pad count", "IBTA Vol. 1 9.2 (BTH PadCnt); R2.3",
                     "BTH PadCnt must make payload plus pad a multiple of four bytes, and only the last packet of a "
-                            + "message may be padded. Typical cause: a requester or NIC bug in padding.",
-                    "wrong_pad_count"),
+                            + "message may be padded. Typical cause: a requester or NIC bug in padding."),
             rule("IB-RC-MATCH-001", Severity.ERROR, "READ response that answers no READ", RC + ", R3.1, R3.8",
                     "A READ response's PSN lies outside every outstanding READ. The requester must treat it as an "
-                            + "error. Typical cause: a responder bug, or a capture that misses the READ request.",
-                    "unmatched_read_response"),
+                            + "error. Typical cause: a responder bug, or a capture that misses the READ request."),
             rule("IB-RC-MATCH-002", Severity.ERROR, "ACK of a PSN never sent", RC + ", R3.1",
                     "An acknowledgement names a PSN outside what the requester has sent: beyond its newest PSN, or "
                             + "before the starting PSN CM announced (e.g. 0xFFFFFF on a connection starting at 0). "
                             + "Typical cause: a responder bug, PSNs that disagree between the two ends (a wrong CM "
-                            + "starting PSN), or a responder answering a request that reused a PSN (IB-RC-PSN-004).",
-                    "ack_of_unsent_psn"),
+                            + "starting PSN), or a responder answering a request that reused a PSN (IB-RC-PSN-004)."),
             rule("IB-RC-PSN-004", Severity.ERROR, "Request reuses a PSN", RC + ", 9.7.4.1.1, C9-105 (duplicates)",
                     "A request arrived at a PSN an earlier, different request already used (inside a READ's "
                             + "response range, or with another opcode, length or RETH than what was sent there). A "
                             + "requester sends a used PSN again only to resend the same request; the responder "
                             + "takes this one for a duplicate and never executes it. Typical cause: a requester "
                             + "that advanced its PSN by the wrong amount, e.g. by one for a READ that takes one PSN "
-                            + "per response packet (R1.3).",
-                    "psn_reused"),
+                            + "per response packet (R1.3)."),
             rule("IB-RC-MSN-001", Severity.ERROR, "MSN inconsistent", RC + ", C9-148 (AETH MSN)",
                     "The MSN in an acknowledgement counts the messages the responder has completed, so it never "
                             + "goes backwards as PSNs go forward and grows by at most one per PSN. This one went "
                             + "backwards, or grew by more than the PSNs since the previous answer. Typical cause: a "
-                            + "responder bug in MSN accounting (duplicates counted twice, a counter reset).",
-                    "msn_inconsistent"),
+                            + "responder bug in MSN accounting (duplicates counted twice, a counter reset)."),
             rule("IB-RC-STALL-001", Severity.ERROR, "Queue pair stalled", RC + ", C9-140, R3.6 (retry budget)",
                     "Requests were outstanding and nothing moved (no ACK advancing, no transmission) for longer "
                             + "than the requester's retry budget, T_tr x (retry_cnt + 1), from CM or else 67 ms x 8: "
                             + "by then a working requester resends or gives up. The frame is the last one that made "
                             + "progress. Typical cause: a requester or responder whose state machine wedged, often "
-                            + "after an earlier error on the connection.",
-                    "qp_stalled"),
+                            + "after an earlier error on the connection."),
             rule("IB-RC-TEARDOWN-001", Severity.ERROR, "Connection ended with work outstanding",
                     "IBTA Vol. 1 10.3.1 (error state flushes work requests), 12.6 (CM DREQ/REJ)",
                     "The connection was torn down (CM DisconnectRequest or Reject, a fatal NAK, retries "
                             + "exhausted) while messages were still unanswered: they fail. Typical cause: an "
-                            + "application giving up on a connection that stopped answering, or an earlier fatal error.",
-                    "torn_down_with_outstanding"),
+                            + "application giving up on a connection that stopped answering, or an earlier fatal error."),
             rule("IB-RC-MATCH-003", Severity.ERROR, "Atomic acknowledge that answers no atomic", RC + ", R3.8",
-                    "An ATOMIC ACKNOWLEDGE's PSN matches no outstanding compare-and-swap or fetch-and-add.",
-                    "unmatched_atomic_ack"),
+                    "An ATOMIC ACKNOWLEDGE's PSN matches no outstanding compare-and-swap or fetch-and-add."),
             rule("IB-RC-MSG-001", Severity.WARNING, "Message never completed", RC + ", R3.2",
                     "A message (often a READ) had no acknowledgement or response for longer than the requester's "
                             + "ACK timeout before the capture ended. Typical cause: a hung responder, a lost "
-                            + "response with no retry, or a QP that died silently.",
-                    "message_incomplete"),
+                            + "response with no retry, or a QP that died silently."),
             rule("IB-UC-001", Severity.WARNING, "UC message dropped for a missing packet", "IBTA Vol. 1 9.8.3",
                     "UC has no retransmission: when a packet of a message is lost, the receiver silently discards "
-                            + "the whole message. Typical cause: loss on the wire.",
-                    "uc_message_dropped"),
+                            + "the whole message. Typical cause: loss on the wire."),
             rule("IB-CC-001", Severity.NOTE, "ECN Congestion Experienced mark", "RFC 3168; IBTA Annex A17.9 (RoCEv2 CC)",
                     "A switch marked a data packet CE: a queue on its path was filling. The receiving NIC answers "
                             + "with CNPs and the sender slows down (DCQCN). Expected on a busy fabric; many marks "
-                            + "mean a congestion hot spot.",
-                    "ecn_ce"),
+                            + "mean a congestion hot spot."),
             rule("IB-CC-002", Severity.NOTE, "Congestion notification packet", "IBTA Annex A17.9.3",
                     "A NIC told a sender's QP that its packets arrived CE-marked; the sender cuts its rate. Normal "
-                            + "under load; frequent CNPs mean sustained congestion.",
-                    "cnp"),
+                            + "under load; frequent CNPs mean sustained congestion."),
             rule("IB-CM-001", Severity.NOTE, "Connection request rejected", "IBTA Vol. 1 12.6.7 (REJ)",
                     "The passive side rejected a CM REQ; the reason code says why (e.g. Consumer Reject: nobody "
-                            + "listening on the service).",
-                    "cm_reject"),
+                            + "listening on the service)."),
             // ---- iWARP (issue 8): TCP (RFC 9293), MPA (RFC 5044), DDP (RFC 5041), RDMAP (RFC 5040) ----
             rule("IW-TCP-001", Severity.WARNING, "TCP retransmission on an iWARP connection",
                     "RFC 9293 §3.8.1 (retransmission timeout); RFC 5681 §3.2 (fast retransmit)",
@@ -216,33 +180,28 @@ public final class RuleCatalog {
                             + "after the capture point, or a spurious resend) or it fills a hole the receiver asked "
                             + "for with duplicate ACKs (lost before the capture point). iWARP relies on TCP for "
                             + "reliability, so every resend stalls the RDMA stream for at least a round trip. Typical "
-                            + "cause: congestion drops, link errors, or a receive window too small.",
-                    "tcp_retransmission"),
+                            + "cause: congestion drops, link errors, or a receive window too small."),
             rule("IW-TCP-002", Severity.NOTE, "TCP segment out of order", "RFC 9293 §3.10.7.4 (segment arrival)",
                     "A TCP segment of an iWARP stream arrived after later bytes of the same stream and nobody "
                             + "asked for it again: reordering on the path (ECMP, multipath NIC queues) rather than "
-                            + "loss. The receiver must hold the later bytes; MPA framing is restored in order.",
-                    "tcp_out_of_order"),
+                            + "loss. The receiver must hold the later bytes; MPA framing is restored in order."),
             rule("IW-CAP-001", Severity.NOTE, "TCP bytes missing from the capture but acknowledged",
                     "RFC 9293 §3.4 (acknowledgement); capture limits",
                     "The receiver acknowledged bytes of an iWARP stream that the capture never held: they crossed "
                             + "the wire, the capture point missed them. The DDP segments in them are not shown and "
                             + "MPA framing is searched for again after the hole. Typical cause: a mirror port or "
-                            + "capture buffer overrun.",
-                    "tcp_missing_from_capture"),
+                            + "capture buffer overrun."),
             rule("IW-MPA-001", Severity.ERROR, "MPA CRC does not verify",
                     "RFC 5044 §4.4 (CRC calculation), §8 (error: Terminate, LLP error code 2)",
                     "The CRC32c of an FPDU (over ULPDU length, ULPDU, pad and markers) does not match. The "
                             + "receiver must close the stream with a Terminate. Typical cause: data corrupted "
                             + "between the two MPA layers (a middlebox rewriting TCP payload, a NIC or driver bug); "
-                            + "TCP's own checksum cannot catch it once a device recomputes it.",
-                    "mpa_crc_error"),
+                            + "TCP's own checksum cannot catch it once a device recomputes it."),
             rule("IW-MPA-002", Severity.ERROR, "MPA marker does not point at its FPDU",
                     "RFC 5044 §4.2 (marker format), §4.3 (MPA markers); §8 (LLP error code 3)",
                     "A marker's FPDUPTR must count back to the ULPDU length field of the FPDU that holds it. A "
                             + "marker that does not means the sender placed markers or framed FPDUs wrongly; a "
-                            + "receiver relying on markers loses the FPDU boundaries.",
-                    "mpa_marker_error"),
+                            + "receiver relying on markers loses the FPDU boundaries."),
             rule("IW-MPA-005", Severity.WARNING, "MPA markers in a layout other than RFC 5044's",
                     "RFC 5044 §5 (a marker every 512 octets of the stream counted from the end of the Request or "
                             + "Reply, every octet counted; FPDUPTR in network byte order)",
@@ -251,36 +210,30 @@ public final class RuleCatalog {
                             + "written least significant octet first, or both (the OSC iWARP stack's layout, seen "
                             + "on a real capture; docs/iwarp.md). rdmascope reads them in that layout and keeps "
                             + "the FPDU framing; a receiver that places markers as the RFC says would lose it. "
-                            + "Reported once per direction, at the first FPDU read in that layout.",
-                    "mpa_marker_layout"),
+                            + "Reported once per direction, at the first FPDU read in that layout."),
             rule("IW-MPA-003", Severity.ERROR, "Invalid MPA Request or Reply",
                     "RFC 5044 §7.1.1, §7.1.2 (startup frames); RFC 6581 (revision 2)",
                     "A direction of an iWARP connection did not start with a valid MPA Request (initiator) or "
                             + "Reply (responder): a wrong key, a revision other than 1 or 2, or more than 512 bytes "
-                            + "of private data. The peer must close the connection (LLP error code 4).",
-                    "mpa_invalid_startup"),
+                            + "of private data. The peer must close the connection (LLP error code 4)."),
             rule("IW-MPA-004", Severity.NOTE, "MPA connection rejected", "RFC 5044 §7.1.1 (R flag)",
                     "The responder's MPA Reply set the Reject flag: the connection will not enter full operation. "
-                            + "Its private data usually says why (no listener, mismatched IRD/ORD or CRC settings).",
-                    "mpa_reject"),
+                            + "Its private data usually says why (no listener, mismatched IRD/ORD or CRC settings)."),
             rule("IW-DDP-001", Severity.NOTE, "DDP version is not 1", "RFC 5041 §4.1 (DV field); §7.2",
                     "A DDP segment's version field is not 1, the only version RFC 5041 defines (0 is the RDMA "
                             + "Consortium's pre-IETF iWARP). An RFC 5041 data sink reports an invalid DDP version "
                             + "(tagged error 4, untagged error 6) and terminates; a peer of the same older kind "
                             + "accepts it, so on its own it is an interoperability note. Typical cause: a pre-IETF "
-                            + "or home-grown stack (SoftUiWarp sends 0).",
-                    "ddp_version"),
+                            + "or home-grown stack (SoftUiWarp sends 0)."),
             rule("IW-DDP-002", Severity.ERROR, "Untagged message on the wrong queue",
                     "RFC 5040 §5 (queue numbers 0 Send, 1 Read Request, 2 Terminate); RFC 5041 §7.2 (invalid QN)",
                     "An untagged DDP segment names a queue its RDMAP message does not use (a Send not on queue 0, "
-                            + "a Read Request not on 1, a Terminate not on 2). The data sink reports an invalid QN.",
-                    "ddp_invalid_queue"),
+                            + "a Read Request not on 1, a Terminate not on 2). The data sink reports an invalid QN."),
             rule("IW-DDP-003", Severity.ERROR, "DDP message sequence number out of order",
                     "RFC 5041 §5.3 (MSN: 1 for the first message of a queue, one more per message); §7.2",
                     "An untagged message's MSN is not the next one on its queue. The data sink reports an invalid "
                             + "MSN and terminates. Typical cause: a sender bug, or a message the capture did not "
-                            + "lose but the sender skipped.",
-                    "ddp_msn_sequence"),
+                            + "lose but the sender skipped."),
             rule("IW-DDP-005", Severity.WARNING, "Untagged MSNs numbered with one counter across queues",
                     "RFC 5041 §5.1, §5.3 (one MSN per queue, 1 for its first message); RFC 5040 §5 (queues 0, 1, 2)",
                     "A direction numbers its untagged messages with a single counter shared by the Send, Read "
@@ -290,28 +243,23 @@ public final class RuleCatalog {
                             + "peer of the same kind accepts it. Reported once per direction; its later MSNs are "
                             + "then checked against the shared counter, so only a break in that sequence is an "
                             + "IW-DDP-003. Seen on a real iWARP NIC (a 2008 Wireshark sample capture; see "
-                            + "docs/iwarp-nics.md).",
-                    "ddp_msn_shared_counter"),
+                            + "docs/iwarp-nics.md)."),
             rule("IW-DDP-004", Severity.ERROR, "DDP segment out of its message's sequence",
                     "RFC 5041 §5.3 (MO), §5.2 (tagged offset), §6 (segments of a message in order); §7.2",
                     "A DDP segment does not continue its message: a message offset or tagged offset that skips or "
                             + "repeats bytes, a continuation with no first segment, or a new message while one is "
-                            + "unfinished (it never gets its Last flag).",
-                    "ddp_segment_sequence"),
+                            + "unfinished (it never gets its Last flag)."),
             rule("IW-RDMAP-001", Severity.NOTE, "RDMAP version is not 1", "RFC 5040 §4.1 (RV field); §7.3",
                     "An RDMAP message's version field is not 1, the only version RFC 5040 defines (0 is the RDMA "
                             + "Consortium's pre-IETF iWARP). An RFC 5040 receiver reports an invalid RDMAP version "
-                            + "and terminates; a peer of the same older kind accepts it.",
-                    "rdmap_version"),
+                            + "and terminates; a peer of the same older kind accepts it."),
             rule("IW-RDMAP-002", Severity.ERROR, "Unexpected RDMAP opcode", "RFC 5040 §4.2 (opcodes, buffer model)",
                     "An RDMAP opcode is reserved, or used with the wrong DDP buffer model (a tagged Send, an "
-                            + "untagged Write or Read Response). The receiver reports an unexpected opcode.",
-                    "rdmap_unexpected_opcode"),
+                            + "untagged Write or Read Response). The receiver reports an unexpected opcode."),
             rule("IW-RDMAP-003", Severity.ERROR, "Read Response that answers no Read Request",
                     "RFC 5040 §5.2 (RDMA Read), §4.5",
                     "A Read Response's sink STag and tagged offset match no outstanding Read Request of the other "
-                            + "side. Typical cause: a responder bug, or a capture that misses the Read Request.",
-                    "rdmap_unmatched_read_response"),
+                            + "side. Typical cause: a responder bug, or a capture that misses the Read Request."),
             rule("IW-RDMAP-005", Severity.WARNING, "Read Request fields in little-endian byte order",
                     "RFC 5040 §4.4 (Read Request header); §4 (fields in network byte order)",
                     "A Read Request's Data Sink STag, tagged offset and message size (and its source fields) "
@@ -319,24 +267,20 @@ public final class RuleCatalog {
                             + "and offset and return the byte-reversed size. The sender wrote the header in host "
                             + "(little-endian) order. The Read is matched to its responses all the same; reported "
                             + "once per direction. Seen on a real iWARP NIC (a 2008 Wireshark sample capture; see "
-                            + "docs/iwarp-nics.md).",
-                    "rdmap_read_request_byte_order"),
+                            + "docs/iwarp-nics.md)."),
             rule("IW-RDMAP-004", Severity.ERROR, "Terminate: the RDMAP stream ended in error",
                     "RFC 5040 §4.8 (Terminate header), §5.4, §7 (error management)",
                     "A peer sent a Terminate message: it found an error (its layer, type and code say which: an "
                             + "invalid STag, a bounds violation, an MSN or CRC error...) and closes the stream; "
-                            + "outstanding work on both sides completes in error.",
-                    "rdmap_terminate"),
+                            + "outstanding work on both sides completes in error."),
             rule("IW-MSG-001", Severity.WARNING, "iWARP message never completed",
                     "RFC 5040 §5 (data transfer); RFC 9293 (acknowledgement)",
                     "When the capture ended, a Send or Write had not been acknowledged by the peer's TCP, or a "
                             + "Read had not received its last Read Response. Typical cause: a stalled peer, or a "
-                            + "capture stopped too early.",
-                    "iwarp_message_incomplete"),
+                            + "capture stopped too early."),
             rule("RS-ENGINE-001", Severity.NOTE, "Analysis limit reached", "rdmascope replay limits",
                     "The replay engine stopped tracking more state (conversations, outstanding messages, missing "
-                            + "PSNs) to keep memory bounded; analysis past the limit is partial.",
-                    "limit_reached"),
+                            + "PSNs) to keep memory bounded; analysis past the limit is partial."),
             // ---- capture artifacts told apart from traffic faults (issue 15) ----
             rule("IB-CAP-007", Severity.WARNING, "ICRC not verifiable on this capture",
                     "IBTA Vol. 1 7.8.1; Annex A17 (RoCEv2 ICRC); capture path (not a protocol fault)",
@@ -347,8 +291,7 @@ public final class RuleCatalog {
                             + "capturing its own traffic through an offload sniffer (ConnectX with ibdump or "
                             + "tcpdump on the RDMA device), which records frames before the ICRC is computed or "
                             + "after it was stripped. The traffic is judged on everything else; check --icrc strict "
-                            + "reports every frame instead.",
-                    "icrc_not_verifiable"),
+                            + "reports every frame instead."),
             rule("IB-CAP-008", Severity.WARNING, "Frames cut without saying so",
                     "pcap/pcapng record lengths against IPv4 total length, IPv6 payload length, UDP length "
                             + "(not a protocol fault)",
@@ -357,8 +300,7 @@ public final class RuleCatalog {
                             + "snap length: no ICRC is verified (the last four bytes are payload) and payload "
                             + "lengths come from the headers. Typical cause: a capture tool or NIC offload that "
                             + "writes the first bytes of large (segmentation-offloaded) packets and records the "
-                            + "cut length as the wire length.",
-                    "frames_cut_silently"),
+                            + "cut length as the wire length."),
             rule("IB-CAP-006", Severity.WARNING, "Frames cut inside their transport headers",
                     "pcap/pcapng snap length; IBTA Vol. 1 9.2-9.3 (BTH and extension headers)",
                     "The capture kept too few bytes of some RoCE frames to read their BTH or extension headers "
@@ -366,24 +308,100 @@ public final class RuleCatalog {
                             + "leaves them out: the conversations named are analysed without them, and may show "
                             + "gaps or unanswered requests that are only the capture's. Typical cause: a snap "
                             + "length below the headers (Ethernet, IP, UDP, BTH and extension headers need up to "
-                            + "about 120 bytes); capture with -s 0 or -s 256.",
-                    "headers_cut"),
+                            + "about 120 bytes); capture with -s 0 or -s 256."),
             rule("IB-LEN-005", Severity.ERROR, "Payload plus pad not a multiple of four bytes",
                     "IBTA Vol. 1 9.2 (BTH PadCnt: pad to a 4-byte boundary); 7.7 (LRH PktLen counts 4-byte words)",
                     "Payload and pad together must fill whole 4-byte words, on every opcode: the transport "
                             + "headers and the ICRC are whole words, and the LRH counts packets in words. A packet "
                             + "that is not is malformed and the receiver drops or rejects it. Typical cause: a "
-                            + "sender computing PadCnt or the UDP length wrongly, or one that omits the pad bytes.",
-                    "pad_misaligned"));
+                            + "sender computing PadCnt or the UDP length wrongly, or one that omits the pad bytes."));
 
     private static final Map<String, Rule> BY_ID = index();
 
     private RuleCatalog() {
     }
 
-    private static Rule rule(String id, Severity severity, String summary, String reference, String explanation,
-                             String... observations) {
-        return new Rule(id, 1, severity, summary, reference, explanation, List.of(observations));
+    /**
+     * The id of the rule observations of {@code kind} raise, or null when they raise none (state changes,
+     * PSN wraps, coalesced ACKs…). One exhaustive switch: a new kind does not compile until it is placed.
+     */
+    static String ruleIdOf(ObservationKind kind) {
+        return switch (kind) {
+            case PACKET_LOST -> "IB-RC-PSN-001";
+            case MISSING_FROM_CAPTURE -> "IB-CAP-002";
+            case DUPLICATE -> "IB-RC-PSN-002";
+            case RETRANSMISSION -> "IB-RC-PSN-003";
+            case ACK_TIMEOUT -> "IB-RC-TIMEOUT-001";
+            case NAK_SEQUENCE_ERROR -> "IB-RC-NAK-001";
+            case NAK_INVALID_REQUEST -> "IB-RC-NAK-002";
+            case NAK_REMOTE_ACCESS_ERROR -> "IB-RC-NAK-003";
+            case NAK_REMOTE_OPERATIONAL_ERROR -> "IB-RC-NAK-004";
+            case NAK_INVALID_RD_REQUEST -> "IB-RC-NAK-005";
+            case RNR_NAK -> "IB-RC-RNR-001";
+            case RETRY_EXHAUSTED -> "IB-RC-TIMEOUT-002";
+            case RNR_RETRY_EXHAUSTED -> "IB-RC-RNR-002";
+            case MESSAGE_INCOMPLETE -> "IB-RC-MSG-001";
+            case UNANSWERED_AT_CAPTURE_END -> "IB-CAP-003";
+            case UC_MESSAGE_DROPPED -> "IB-UC-001";
+            case MISSING_FIRST -> "IB-RC-OPSEQ-001";
+            case MISSING_LAST -> "IB-RC-OPSEQ-002";
+            case PAYLOAD_OVER_PMTU -> "IB-LEN-001";
+            case SHORT_NON_FINAL_PACKET -> "IB-LEN-002";
+            case DMA_LENGTH_MISMATCH -> "IB-LEN-003";
+            case WRONG_PAD_COUNT -> "IB-LEN-004";
+            case UNMATCHED_READ_RESPONSE -> "IB-RC-MATCH-001";
+            case UNMATCHED_ATOMIC_ACK -> "IB-RC-MATCH-003";
+            case ACK_OF_UNSENT_PSN -> "IB-RC-MATCH-002";
+            case ECN_CE -> "IB-CC-001";
+            case CNP -> "IB-CC-002";
+            case BAD_ICRC -> "IB-ICRC-001";
+            case BAD_VCRC -> "IB-VCRC-001";
+            case TRUNCATED_FRAME -> "IB-CAP-001";
+            case CM_REJECT -> "IB-CM-001";
+            case MALFORMED -> "IB-HDR-001";
+            case LIMIT_REACHED -> "RS-ENGINE-001";
+            case PAIRING_UNDECIDED -> "IB-CAP-005";
+            case TIMESTAMP_INVERSION -> "IB-CAP-004";
+            case TCP_RETRANSMISSION -> "IW-TCP-001";
+            case TCP_OUT_OF_ORDER -> "IW-TCP-002";
+            case TCP_MISSING_FROM_CAPTURE -> "IW-CAP-001";
+            case MPA_CRC_ERROR -> "IW-MPA-001";
+            case MPA_MARKER_ERROR -> "IW-MPA-002";
+            case MPA_INVALID_STARTUP -> "IW-MPA-003";
+            case MPA_REJECT -> "IW-MPA-004";
+            case DDP_VERSION -> "IW-DDP-001";
+            case DDP_INVALID_QUEUE -> "IW-DDP-002";
+            case DDP_MSN_SEQUENCE -> "IW-DDP-003";
+            case DDP_SEGMENT_SEQUENCE -> "IW-DDP-004";
+            case RDMAP_VERSION -> "IW-RDMAP-001";
+            case RDMAP_UNEXPECTED_OPCODE -> "IW-RDMAP-002";
+            case RDMAP_UNMATCHED_READ_RESPONSE -> "IW-RDMAP-003";
+            case RDMAP_TERMINATE -> "IW-RDMAP-004";
+            case IWARP_MESSAGE_INCOMPLETE -> "IW-MSG-001";
+            case ICRC_NOT_VERIFIABLE -> "IB-CAP-007";
+            case FRAMES_CUT_SILENTLY -> "IB-CAP-008";
+            case HEADERS_CUT -> "IB-CAP-006";
+            case PAD_MISALIGNED -> "IB-LEN-005";
+            case PSN_REUSED -> "IB-RC-PSN-004";
+            case MSN_INCONSISTENT -> "IB-RC-MSN-001";
+            case QP_STALLED -> "IB-RC-STALL-001";
+            case TORN_DOWN_WITH_OUTSTANDING -> "IB-RC-TEARDOWN-001";
+            case DDP_MSN_SHARED_COUNTER -> "IW-DDP-005";
+            case RDMAP_READ_REQUEST_BYTE_ORDER -> "IW-RDMAP-005";
+            case MPA_MARKER_LAYOUT -> "IW-MPA-005";
+            // state changes and facts worth a field, not a finding
+            case NAK_RESERVED, COALESCED_ACK, PSN_WRAP, QP_STATE, MPA_RESYNC -> null;
+        };
+    }
+
+    private static Rule rule(String id, Severity severity, String summary, String reference, String explanation) {
+        List<ObservationKind> raisedBy = new java.util.ArrayList<>();
+        for (ObservationKind k : ObservationKind.values()) {
+            if (id.equals(ruleIdOf(k))) {
+                raisedBy.add(k);
+            }
+        }
+        return new Rule(id, 1, severity, summary, reference, explanation, raisedBy);
     }
 
     private static Map<String, Rule> index() {
@@ -391,6 +409,11 @@ public final class RuleCatalog {
         for (Rule r : RULES) {
             if (m.put(r.id(), r) != null) {
                 throw new IllegalStateException("rule id twice: " + r.id());
+            }
+        }
+        for (ObservationKind k : ObservationKind.values()) {
+            if (ruleIdOf(k) != null && !m.containsKey(ruleIdOf(k))) {
+                throw new IllegalStateException(k + " raises " + ruleIdOf(k) + ", which the catalog lacks");
             }
         }
         return m;
@@ -437,12 +460,8 @@ public final class RuleCatalog {
     }
 
     /** The rule an observation kind raises, or null when it raises none (state changes, PSN wraps…). */
-    public static Rule forObservation(String kind) {
-        for (Rule r : RULES) {
-            if (r.observations().contains(kind)) {
-                return r;
-            }
-        }
-        return null;
+    public static Rule forObservation(ObservationKind kind) {
+        String id = ruleIdOf(kind);
+        return id == null ? null : BY_ID.get(id);
     }
 }

@@ -19,7 +19,7 @@ class BrokenConnectionRulesTest {
     private static final int WRITE_ONLY = 0x0A;
 
     private static List<String> kinds(ReplayResult r) {
-        return r.observations().stream().map(Observation::kind).toList();
+        return r.observations().stream().map(o -> o.kind().id()).toList();
     }
 
     @Test

@@ -64,7 +64,7 @@ class CaptureArtifactsTest {
         }
 
         List<String> kinds() {
-            return result.finish().observations().stream().map(Observation::kind).toList();
+            return result.finish().observations().stream().map(o -> o.kind().id()).toList();
         }
     }
 
@@ -75,7 +75,7 @@ class CaptureArtifactsTest {
             f.send(i % 2 == 0, false);
         }
         List<Observation> all = f.result.finish().observations();
-        assertEquals(List.of("icrc_not_verifiable"), all.stream().map(Observation::kind).toList());
+        assertEquals(List.of("icrc_not_verifiable"), all.stream().map(o -> o.kind().id()).toList());
         Observation.IcrcNotVerifiable o = (Observation.IcrcNotVerifiable) all.get(0);
         assertEquals(1, o.frame());
         assertEquals(6, o.count());
@@ -104,7 +104,7 @@ class CaptureArtifactsTest {
         f.send(true, true);
         f.send(true, false);
         List<Observation> all = f.result.finish().observations();
-        assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 7L), all.stream().filter(o -> o.kind().equals("bad_icrc"))
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 7L), all.stream().filter(o -> o.kind().id().equals("bad_icrc"))
                 .map(Observation::frame).toList(), "released in frame order");
         assertEquals(6, all.size());
     }
@@ -117,7 +117,7 @@ class CaptureArtifactsTest {
             f.send(false, true);
         }
         List<Observation> all = f.result.finish().observations();
-        assertEquals(List.of("icrc_not_verifiable"), all.stream().map(Observation::kind).toList());
+        assertEquals(List.of("icrc_not_verifiable"), all.stream().map(o -> o.kind().id()).toList());
         assertEquals("sender 10.0.0.1", ((Observation.IcrcNotVerifiable) all.get(0)).scope());
     }
 
@@ -139,8 +139,8 @@ class CaptureArtifactsTest {
         }
         f.send(true, true);
         List<Observation> all = f.result.finish().observations();
-        assertEquals(CaptureArtifacts.HELD_PER_SENDER, all.stream().filter(o -> o.kind().equals("bad_icrc")).count());
-        Observation limit = all.stream().filter(o -> o.kind().equals("limit_reached")).findFirst().orElseThrow();
+        assertEquals(CaptureArtifacts.HELD_PER_SENDER, all.stream().filter(o -> o.kind().id().equals("bad_icrc")).count());
+        Observation limit = all.stream().filter(o -> o.kind().id().equals("limit_reached")).findFirst().orElseThrow();
         assertTrue(limit.detail().endsWith("5 more not listed"), limit.detail());
     }
 
@@ -151,7 +151,7 @@ class CaptureArtifactsTest {
             f.cut(true, 120, 120); // the record claims 120 bytes were on the wire; IP says 326
         }
         List<Observation> all = f.result.finish().observations();
-        assertEquals(List.of("frames_cut_silently"), all.stream().map(Observation::kind).toList());
+        assertEquals(List.of("frames_cut_silently"), all.stream().map(o -> o.kind().id()).toList());
         assertEquals(5, ((Observation.FramesCutSilently) all.get(0)).count());
     }
 
@@ -162,7 +162,7 @@ class CaptureArtifactsTest {
         f.cut(true, 50, 0); // Ethernet, IPv4, UDP and 8 bytes of the BTH
         f.cut(true, 60, 0); // the whole BTH: only the payload is cut
         List<Observation> all = f.result.finish().observations();
-        assertEquals(List.of("headers_cut", "truncated_frame"), all.stream().map(Observation::kind).toList());
+        assertEquals(List.of("headers_cut", "truncated_frame"), all.stream().map(o -> o.kind().id()).toList());
         Observation.HeadersCut cut = (Observation.HeadersCut) all.get(0);
         assertEquals(2, cut.frame());
         assertEquals("conversation 1", cut.conversations(), "placed by its two hosts");
@@ -183,7 +183,7 @@ class CaptureArtifactsTest {
         Path file = SharedFiles.root().resolve("captures-hard").resolve("magnate3_linux-riscv-dev_uc-sg.pcap");
         Assumptions.assumeTrue(Files.isReadable(file), "SKIPPED: hard capture not present: " + file);
         for (IcrcCheck mode : IcrcCheck.values()) {
-            List<String> kinds = Replays.of(file, mode).observations().stream().map(Observation::kind).toList();
+            List<String> kinds = Replays.of(file, mode).observations().stream().map(o -> o.kind().id()).toList();
             long bad = kinds.stream().filter("bad_icrc"::equals).count();
             long notVerifiable = kinds.stream().filter("icrc_not_verifiable"::equals).count();
             switch (mode) {

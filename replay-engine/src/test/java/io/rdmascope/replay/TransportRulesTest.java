@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TransportRulesTest {
 
     private static List<String> kinds(ReplayResult r) {
-        return r.observations().stream().map(Observation::kind).toList();
+        return r.observations().stream().map(o -> o.kind().id()).toList();
     }
 
     @Nested
@@ -237,6 +237,6 @@ class TransportRulesTest {
         Wire.feed(r, 5); // five QPs to different destination QPNs
         r.finish();
         assertEquals(2, r.flows().size());
-        assertEquals(1, r.observations().stream().filter(o -> o.kind().equals("limit_reached")).count());
+        assertEquals(1, r.observations().stream().filter(o -> o.kind().id().equals("limit_reached")).count());
     }
 }

@@ -97,7 +97,7 @@ class UnscriptedTrafficTest {
         w.play(true, 0x21, 0x04, 8, 64, 0, 1_032_000, 5001);
         ReplayResult r = w.result.finish();
         assertEquals(List.of("completed", "completed"), r.messages().stream().map(Message::status).toList());
-        assertEquals(List.of("timestamp_inversion"), r.observations().stream().map(Observation::kind).toList());
+        assertEquals(List.of("timestamp_inversion"), r.observations().stream().map(o -> o.kind().id()).toList());
         Observation.TimestampInversion o = (Observation.TimestampInversion) r.observations().get(0);
         assertEquals(29_000, o.skewNanos());
         assertEquals("10.0.0.1", o.laggingHost());
@@ -138,7 +138,7 @@ class UnscriptedTrafficTest {
         w.play(false, 0x11, 0x11, 7, 0, 0x1F, 1_002_000, 5001);
         w.play(false, 0x11, 0x11, 7 + Channel.AHEAD_SLACK + 1, 0, 0x1F, 1_003_000, 5001);
         ReplayResult r = w.result.finish();
-        assertEquals(List.of("ack_of_unsent_psn"), r.observations().stream().map(Observation::kind).toList());
+        assertEquals(List.of("ack_of_unsent_psn"), r.observations().stream().map(o -> o.kind().id()).toList());
     }
 
     private static List<Finding> errors(ReplayResult r) {

@@ -1,8 +1,8 @@
 package io.rdmascope.rules;
 
-import io.rdmascope.testsupport.SharedFiles;
-
+import io.rdmascope.replay.ObservationKind;
 import io.rdmascope.samples.Expected;
+import io.rdmascope.testsupport.SharedFiles;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -43,12 +43,12 @@ class RuleCatalogTest {
     @Test
     void idsAndObservationKindsAreUnique() {
         Set<String> ids = new HashSet<>();
-        Set<String> kinds = new HashSet<>();
+        Set<ObservationKind> kinds = new HashSet<>();
         for (Rule r : RuleCatalog.all()) {
             assertTrue(ids.add(r.id()), "twice: " + r.id());
             assertTrue(r.id().matches("(IB|IW|RS)-[A-Z]+(-[A-Z]+)?-\\d{3}"), r.id());
             assertTrue(!r.summary().isBlank() && !r.reference().isBlank() && r.explanation().length() > 40, r.id());
-            for (String k : r.observations()) {
+            for (ObservationKind k : r.observations()) {
                 assertTrue(kinds.add(k), "observation kind in two rules: " + k);
             }
         }
@@ -64,7 +64,7 @@ class RuleCatalogTest {
             Rule r = RuleCatalog.byId(e.rule());
             assertNotNull(r, "no rule " + e.rule());
             assertEquals(e.severity().id(), r.severity().id(), e.rule());
-            assertTrue(r.observations().contains(e.id()), e.rule() + " should be raised by " + e.id());
+            assertTrue(r.observations().contains(ObservationKind.ofId(e.id())), e.rule() + " should be raised by " + e.id());
         }
     }
 }

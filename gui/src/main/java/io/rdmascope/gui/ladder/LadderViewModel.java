@@ -285,24 +285,45 @@ public final class LadderViewModel {
         }
         Set<Mark> marks = EnumSet.noneOf(Mark.class);
         for (Observation o : observations) {
-            switch (o.kind()) {
-                case "retransmission" -> marks.add(Mark.RETRANSMISSION);
-                case "duplicate" -> marks.add(Mark.DUPLICATE);
-                case "packet_lost" -> marks.add(o instanceof Observation.PacketLost p && p.afterCapturePoint()
-                        ? Mark.LOST : Mark.GAP);
-                case "missing_from_capture" -> marks.add(Mark.GAP);
-                case "ack_timeout" -> marks.add(Mark.TIMEOUT);
-                case "bad_icrc", "bad_vcrc" -> marks.add(Mark.BAD_CRC);
-                case "ecn_ce" -> marks.add(Mark.ECN_CE);
-                case "malformed" -> marks.add(Mark.MALFORMED);
-                case "truncated_frame" -> marks.add(Mark.TRUNCATED);
-                default -> {
-                    // NAKs, CNPs and the rest are kinds of arrow (the frame's role), or not about one frame
-                }
+            Mark m = markOf(o);
+            if (m != null) {
+                marks.add(m);
             }
         }
         long t = d.frame().timeNanos();
         return new Arrow((int) d.frame().number(), t, fromA, kind, marks.isEmpty() ? Set.of() : Set.copyOf(marks),
                 label.toString(), FrameDecoder.relativeTime(t - firstTimeNanos, timeDigits));
+    }
+
+    /**
+     * The mark an observation puts on its frame's arrow, or null: NAKs, CNPs and the like are kinds of
+     * arrow (the frame's role), and the rest is not about one frame's look. Every kind is listed, so a
+     * new one is placed here before it compiles.
+     */
+    static Mark markOf(Observation o) {
+        return switch (o.kind()) {
+            case RETRANSMISSION -> Mark.RETRANSMISSION;
+            case DUPLICATE -> Mark.DUPLICATE;
+            case PACKET_LOST -> o instanceof Observation.PacketLost p && p.afterCapturePoint() ? Mark.LOST : Mark.GAP;
+            case MISSING_FROM_CAPTURE -> Mark.GAP;
+            case ACK_TIMEOUT -> Mark.TIMEOUT;
+            case BAD_ICRC, BAD_VCRC -> Mark.BAD_CRC;
+            case ECN_CE -> Mark.ECN_CE;
+            case MALFORMED -> Mark.MALFORMED;
+            case TRUNCATED_FRAME -> Mark.TRUNCATED;
+            case NAK_SEQUENCE_ERROR, NAK_INVALID_REQUEST, NAK_REMOTE_ACCESS_ERROR,
+                 NAK_REMOTE_OPERATIONAL_ERROR, NAK_INVALID_RD_REQUEST, NAK_RESERVED, RNR_NAK,
+                 RETRY_EXHAUSTED, RNR_RETRY_EXHAUSTED, MESSAGE_INCOMPLETE, UNANSWERED_AT_CAPTURE_END,
+                 UC_MESSAGE_DROPPED, MISSING_FIRST, MISSING_LAST, PAYLOAD_OVER_PMTU, SHORT_NON_FINAL_PACKET,
+                 DMA_LENGTH_MISMATCH, WRONG_PAD_COUNT, UNMATCHED_READ_RESPONSE, UNMATCHED_ATOMIC_ACK,
+                 ACK_OF_UNSENT_PSN, COALESCED_ACK, PSN_WRAP, CNP, QP_STATE, CM_REJECT, LIMIT_REACHED,
+                 PAIRING_UNDECIDED, TIMESTAMP_INVERSION, TCP_RETRANSMISSION, TCP_OUT_OF_ORDER,
+                 TCP_MISSING_FROM_CAPTURE, MPA_CRC_ERROR, MPA_MARKER_ERROR, MPA_INVALID_STARTUP, MPA_REJECT,
+                 MPA_RESYNC, DDP_VERSION, DDP_INVALID_QUEUE, DDP_MSN_SEQUENCE, DDP_SEGMENT_SEQUENCE,
+                 RDMAP_VERSION, RDMAP_UNEXPECTED_OPCODE, RDMAP_UNMATCHED_READ_RESPONSE, RDMAP_TERMINATE,
+                 IWARP_MESSAGE_INCOMPLETE, ICRC_NOT_VERIFIABLE, FRAMES_CUT_SILENTLY, HEADERS_CUT,
+                 PAD_MISALIGNED, PSN_REUSED, MSN_INCONSISTENT, QP_STALLED, TORN_DOWN_WITH_OUTSTANDING,
+                 DDP_MSN_SHARED_COUNTER, RDMAP_READ_REQUEST_BYTE_ORDER, MPA_MARKER_LAYOUT -> null;
+        };
     }
 }

@@ -70,7 +70,7 @@ class IwarpReplayTest {
         assertEquals(List.of(new Flow.Transition(4, "mpa_request"), new Flow.Transition(6, "established"),
                 new Flow.Transition(9, "closing"), new Flow.Transition(13, "closed")), f.lifecycle());
         assertEquals(List.of("qp_state", "qp_state", "ddp_version", "qp_state", "qp_state"),
-                r.observations().stream().map(Observation::kind).toList(), "SoftUiWarp sends DDP version 0");
+                r.observations().stream().map(o -> o.kind().id()).toList(), "SoftUiWarp sends DDP version 0");
     }
 
     @Test
