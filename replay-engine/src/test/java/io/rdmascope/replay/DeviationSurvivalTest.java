@@ -88,7 +88,7 @@ class DeviationSurvivalTest {
             f.observe(Expected.MSN_INCONSISTENT, jump, c, psnPlus(c.nextPsn(), -1), null);
         });
         roce(m, "IB-RC-OPSEQ-001", (f, c) -> {
-            Connection.Packet middle = c.stray(0x07, 1024);
+            Connection.Packet middle = c.stray(io.rdmascope.proto.ib.Operation.RDMA_WRITE_MIDDLE, 1024);
             int frame = c.transmit(middle, Connection.Fate.REFUSED, null);
             f.observe(Expected.MISSING_FIRST, frame, c, middle.psn(), null);
             c.fatalNak(1, null);

@@ -3,6 +3,9 @@ package io.rdmascope.samples;
 import io.rdmascope.build.CmMad;
 import io.rdmascope.build.RocePacket;
 import io.rdmascope.proto.ib.InfiniBand;
+import io.rdmascope.proto.ib.Opcodes;
+import io.rdmascope.proto.ib.Operation;
+import io.rdmascope.proto.ib.Service;
 import io.rdmascope.proto.mad.Cm;
 
 import java.util.ArrayList;
@@ -22,17 +25,6 @@ import java.util.function.Consumer;
  * What happens next (ACK now or coalesce, NAK, retransmit, time out) is the scenario's choice.
  */
 public final class Connection {
-
-    /** Transport service and the opcode bits 7:5 it adds to the RC operation code (IBTA 9.2, table 36). */
-    public enum Service {
-        RC(0x00), UC(0x20), XRC(0xA0);
-
-        final int bits;
-
-        Service(int bits) {
-            this.bits = bits;
-        }
-    }
 
     /** What becomes of one transmitted packet. */
     public enum Fate {
@@ -364,8 +356,8 @@ public final class Connection {
         for (int i = 0; i < sizes.length; i++) {
             boolean firstPacket = i == 0;
             boolean lastPacket = i == sizes.length - 1;
-            int op = write ? writeOpcode(firstPacket, lastPacket, immediate != null)
-                    : sendOpcode(firstPacket, lastPacket, immediate != null, invalidate != null);
+            Operation op = write ? writeOperation(firstPacket, lastPacket, immediate != null)
+                    : sendOperation(firstPacket, lastPacket, immediate != null, invalidate != null);
             RocePacket p = request(op, Psn.add(first, i)).ackReq(lastPacket && service != Service.UC)
                     .payload(fabric.payload(sizes[i]));
             if (write && firstPacket) {
@@ -410,7 +402,7 @@ public final class Connection {
         // A READ's bytes are what comes back (messages --json contract): counted as responses arrive.
         TruthLog.MessageRecord rec = truth.message(id(), "READ", first, Psn.add(first, span - 1), 0);
         Msg m = new Msg("READ", first, span, bytes, rec, true);
-        RocePacket p = request(0x0C, first).ackReq(true)
+        RocePacket p = request(Operation.RDMA_READ_REQUEST, first).ackReq(true)
                 .set(InfiniBand.RETH_VA, 0x7f3b00000000L + (long) random.nextInt(1 << 20) * 4096)
                 .set(InfiniBand.RETH_R_KEY, rkey).set(InfiniBand.RETH_DMALEN, bytes);
         m.packets.add(new Packet(m, 0, first, p, true, 0));
@@ -420,17 +412,17 @@ public final class Connection {
     }
 
     public Msg compareSwap(long compare, long swap) {
-        return atomic("COMPARE_SWAP", 0x13, p -> p.set(InfiniBand.ATOMICETH_CMPDT, compare)
+        return atomic("COMPARE_SWAP", Operation.COMPARE_SWAP, p -> p.set(InfiniBand.ATOMICETH_CMPDT, compare)
                 .set(InfiniBand.ATOMICETH_SWAPDT, swap), 8);
     }
 
     public Msg fetchAdd(long add) {
-        return atomic("FETCH_ADD", 0x14, p -> p.set(InfiniBand.ATOMICETH_SWAPDT, add), 8);
+        return atomic("FETCH_ADD", Operation.FETCH_ADD, p -> p.set(InfiniBand.ATOMICETH_SWAPDT, add), 8);
     }
 
     /** FLUSH (IBTA 1.5 Annex A19): persistence of {@code bytes} at the target, FETH selectivity 1 (region). */
     public Msg flush(int bytes) {
-        return atomic("FLUSH", 0x1C, p -> p.set(InfiniBand.FETH_SEL, 1).set(InfiniBand.FETH_PLT, 1)
+        return atomic("FLUSH", Operation.FLUSH, p -> p.set(InfiniBand.FETH_SEL, 1).set(InfiniBand.FETH_PLT, 1)
                 .set(InfiniBand.RETH_VA, 0x7f3c00000000L).set(InfiniBand.RETH_R_KEY, rkey)
                 .set(InfiniBand.RETH_DMALEN, bytes), bytes);
     }
@@ -441,11 +433,11 @@ public final class Connection {
         for (int i = 0; i < 8; i++) {
             data[i] = (byte) (value >>> (56 - 8 * i));
         }
-        return atomic("ATOMIC_WRITE", 0x1D, p -> p.set(InfiniBand.RETH_VA, 0x7f3d00000000L)
+        return atomic("ATOMIC_WRITE", Operation.ATOMIC_WRITE, p -> p.set(InfiniBand.RETH_VA, 0x7f3d00000000L)
                 .set(InfiniBand.RETH_R_KEY, rkey).set(InfiniBand.RETH_DMALEN, 8).payload(data), 8);
     }
 
-    private Msg atomic(String kind, int op, Consumer<RocePacket> fields, long bytes) {
+    private Msg atomic(String kind, Operation op, Consumer<RocePacket> fields, long bytes) {
         requireRequests();
         if (service == Service.UC) {
             throw new IllegalStateException("UC has no atomics");
@@ -453,15 +445,15 @@ public final class Connection {
         int psn = nextPsn;
         // Compare-and-swap and fetch-and-add move 8 bytes (the value returned); ATOMIC WRITE's 8 are its
         // payload, counted when captured; FLUSH carries none.
-        TruthLog.MessageRecord rec = truth.message(id(), kind, psn, psn, op == 0x13 || op == 0x14 ? 8 : 0);
+        TruthLog.MessageRecord rec = truth.message(id(), kind, psn, psn, op.kind() == Operation.Kind.ATOMIC ? 8 : 0);
         Msg m = new Msg(kind, psn, 1, bytes, rec, true);
         RocePacket p = request(op, psn).ackReq(true);
-        if (op == 0x13 || op == 0x14) {
+        if (op.kind() == Operation.Kind.ATOMIC) {
             p.set(InfiniBand.ATOMICETH_VA, 0x7f3e00000000L + random.nextInt(1 << 16) * 8L)
                     .set(InfiniBand.ATOMICETH_R_KEY, rkey);
         }
         fields.accept(p);
-        m.packets.add(new Packet(m, 0, psn, p, true, op == 0x1D ? 8 : 0));
+        m.packets.add(new Packet(m, 0, psn, p, true, op == Operation.ATOMIC_WRITE ? 8 : 0));
         nextPsn = Psn.add(psn, 1);
         messages.add(m);
         return m;
@@ -476,7 +468,7 @@ public final class Connection {
         int psn = nextPsn;
         TruthLog.MessageRecord rec = truth.message(id(), "WRITE", psn, psn, 0);
         Msg m = new Msg("WRITE", psn, 1, dmaLength, rec, false);
-        RocePacket p = request(0x06, psn).payload(fabric.payload(firstBytes))
+        RocePacket p = request(Operation.RDMA_WRITE_FIRST, psn).payload(fabric.payload(firstBytes))
                 .set(InfiniBand.RETH_VA, 0x7f0000001000L).set(InfiniBand.RETH_R_KEY, rkey)
                 .set(InfiniBand.RETH_DMALEN, dmaLength);
         m.packets.add(new Packet(m, 0, psn, p, false, firstBytes));
@@ -491,19 +483,20 @@ public final class Connection {
     }
 
     /** A lone request packet with any opcode at the next PSN, outside any message: opcode-sequence violations. */
-    public Packet stray(int rcOpcode, int payloadBytes) {
+    public Packet stray(Operation op, int payloadBytes) {
         requireRequests();
         int psn = nextPsn;
         Msg m = new Msg("STRAY", psn, 1, payloadBytes, null, false);
-        Packet p = new Packet(m, 0, psn, request(rcOpcode, psn).payload(fabric.payload(payloadBytes)), false,
+        Packet p = new Packet(m, 0, psn, request(op, psn).payload(fabric.payload(payloadBytes)), false,
                 payloadBytes);
         m.packets.add(p);
         nextPsn = Psn.add(psn, 1);
         return p;
     }
 
-    private RocePacket request(int rcOpcode, int psn) {
-        RocePacket p = wire.packet(requester, responder).opcode(service.bits | rcOpcode).destQp(responderQpn).psn(psn);
+    private RocePacket request(Operation op, int psn) {
+        RocePacket p = wire.packet(requester, responder).opcode(Opcodes.code(service, op)).destQp(responderQpn)
+                .psn(psn);
         if (wire.encap().roceV2()) {
             p.udpSourcePort(requesterPort);
         }
@@ -513,27 +506,38 @@ public final class Connection {
         return p;
     }
 
-    private static int sendOpcode(boolean first, boolean last, boolean imm, boolean inv) {
+    /** The SEND packet of a message at this place, with immediate data or an invalidate where asked. */
+    static Operation sendOperation(boolean first, boolean last, boolean imm, boolean inv) {
         if (first && last) {
-            return imm ? 0x05 : inv ? 0x17 : 0x04;
+            return imm ? Operation.SEND_ONLY_WITH_IMMEDIATE : inv ? Operation.SEND_ONLY_WITH_INVALIDATE
+                    : Operation.SEND_ONLY;
         }
         if (first) {
-            return 0x00;
+            return Operation.SEND_FIRST;
         }
         if (!last) {
-            return 0x01;
+            return Operation.SEND_MIDDLE;
         }
-        return imm ? 0x03 : inv ? 0x16 : 0x02;
+        return imm ? Operation.SEND_LAST_WITH_IMMEDIATE : inv ? Operation.SEND_LAST_WITH_INVALIDATE
+                : Operation.SEND_LAST;
     }
 
-    private static int writeOpcode(boolean first, boolean last, boolean imm) {
+    /** The RDMA WRITE packet of a message at this place, with immediate data where asked. */
+    static Operation writeOperation(boolean first, boolean last, boolean imm) {
         if (first && last) {
-            return imm ? 0x0B : 0x0A;
+            return imm ? Operation.RDMA_WRITE_ONLY_WITH_IMMEDIATE : Operation.RDMA_WRITE_ONLY;
         }
         if (first) {
-            return 0x06;
+            return Operation.RDMA_WRITE_FIRST;
         }
-        return last ? (imm ? 0x09 : 0x08) : 0x07;
+        return last ? (imm ? Operation.RDMA_WRITE_LAST_WITH_IMMEDIATE : Operation.RDMA_WRITE_LAST)
+                : Operation.RDMA_WRITE_MIDDLE;
+    }
+
+    /** The READ response packet {@code index} of {@code span} (IBTA 9.4.4: Only, or First, Middle…, Last). */
+    static Operation readResponseOperation(int index, int span) {
+        return span == 1 ? Operation.RDMA_READ_RESPONSE_ONLY : index == 0 ? Operation.RDMA_READ_RESPONSE_FIRST
+                : index == span - 1 ? Operation.RDMA_READ_RESPONSE_LAST : Operation.RDMA_READ_RESPONSE_MIDDLE;
     }
 
     private void requireRequests() {
@@ -706,8 +710,9 @@ public final class Connection {
 
     // ---- responder → requester ------------------------------------------------------------------------
 
-    private RocePacket response(int rcOpcode, int psn) {
-        RocePacket p = wire.packet(responder, requester).opcode(service.bits | rcOpcode).destQp(requesterQpn).psn(psn);
+    private RocePacket response(Operation op, int psn) {
+        RocePacket p = wire.packet(responder, requester).opcode(Opcodes.code(service, op)).destQp(requesterQpn)
+                .psn(psn);
         if (wire.encap().roceV2()) {
             p.udpSourcePort(responderPort);
         }
@@ -728,7 +733,7 @@ public final class Connection {
     public int ackCut(int keep) {
         requireReliable();
         trace.turnaround();
-        RocePacket p = withIpId(response(0x11, Psn.add(expectedPsn, -1)).set(InfiniBand.AETH_SYNDROME, 0x1F)
+        RocePacket p = withIpId(response(Operation.ACKNOWLEDGE, Psn.add(expectedPsn, -1)).set(InfiniBand.AETH_SYNDROME, 0x1F)
                 .set(InfiniBand.AETH_MSN, msn), false);
         byte[] bytes = p.build();
         trace.nextPacket(bytes.length);
@@ -747,7 +752,7 @@ public final class Connection {
     public int ack(int psn) {
         requireReliable();
         trace.turnaround();
-        int frame = emitResponse(response(0x11, psn).set(InfiniBand.AETH_SYNDROME, 0x1F)
+        int frame = emitResponse(response(Operation.ACKNOWLEDGE, psn).set(InfiniBand.AETH_SYNDROME, 0x1F)
                 .set(InfiniBand.AETH_MSN, msn));
         int completed = completeThrough(psn, frame);
         if (completed > 1) {
@@ -764,7 +769,7 @@ public final class Connection {
         requireReliable();
         trace.turnaround();
         int psn = Psn.add(expectedPsn, -1);
-        int frame = emitResponse(response(0x11, psn).set(InfiniBand.AETH_SYNDROME, 0x1F)
+        int frame = emitResponse(response(Operation.ACKNOWLEDGE, psn).set(InfiniBand.AETH_SYNDROME, 0x1F)
                 .set(InfiniBand.AETH_MSN, claimed & Psn.MASK));
         completeThrough(psn, frame);
         return frame;
@@ -797,7 +802,7 @@ public final class Connection {
             throw new IllegalStateException("a responder sends one sequence NAK until the expected PSN arrives");
         }
         trace.turnaround();
-        int frame = emitResponse(response(0x11, expectedPsn).set(InfiniBand.AETH_SYNDROME, 0x60)
+        int frame = emitResponse(response(Operation.ACKNOWLEDGE, expectedPsn).set(InfiniBand.AETH_SYNDROME, 0x60)
                 .set(InfiniBand.AETH_MSN, msn));
         nakSent = true;
         completeThrough(Psn.add(expectedPsn, -1), frame);
@@ -809,7 +814,7 @@ public final class Connection {
     public int rnrNak(int timerCode) {
         requireReliable();
         trace.turnaround();
-        int frame = emitResponse(response(0x11, expectedPsn).set(InfiniBand.AETH_SYNDROME, 0x20 | timerCode)
+        int frame = emitResponse(response(Operation.ACKNOWLEDGE, expectedPsn).set(InfiniBand.AETH_SYNDROME, 0x20 | timerCode)
                 .set(InfiniBand.AETH_MSN, msn));
         truth.observe(Expected.RNR_NAK, frame, id(), expectedPsn, "timer code " + timerCode);
         return frame;
@@ -829,7 +834,7 @@ public final class Connection {
         };
         trace.turnaround();
         int psn = expectedPsn;
-        int frame = emitResponse(response(0x11, psn).set(InfiniBand.AETH_SYNDROME, 0x60 | code)
+        int frame = emitResponse(response(Operation.ACKNOWLEDGE, psn).set(InfiniBand.AETH_SYNDROME, 0x60 | code)
                 .set(InfiniBand.AETH_MSN, msn));
         completeThrough(Psn.add(psn, -1), frame);
         truth.observe(kind, frame, id(), psn, null);
@@ -850,9 +855,9 @@ public final class Connection {
         for (int i = 0; i < m.psnSpan; i++) {
             int size = (int) Math.min(pmtu, remaining);
             remaining -= size;
-            int op = m.psnSpan == 1 ? 0x10 : i == 0 ? 0x0D : i == m.psnSpan - 1 ? 0x0F : 0x0E;
+            Operation op = readResponseOperation(i, m.psnSpan);
             RocePacket p = response(op, Psn.add(m.firstPsn, i)).payload(fabric.payload(size));
-            if (op != 0x0E) {
+            if (op != Operation.RDMA_READ_RESPONSE_MIDDLE) {
                 p.set(InfiniBand.AETH_SYNDROME, 0x1F).set(InfiniBand.AETH_MSN, msnAt(m));
             }
             frames[i] = emitResponse(p);
@@ -870,7 +875,7 @@ public final class Connection {
     public int atomicAck(Msg m, long original) {
         requireReliable();
         trace.turnaround();
-        int frame = emitResponse(response(0x12, m.firstPsn).set(InfiniBand.AETH_SYNDROME, 0x1F)
+        int frame = emitResponse(response(Operation.ATOMIC_ACKNOWLEDGE, m.firstPsn).set(InfiniBand.AETH_SYNDROME, 0x1F)
                 .set(InfiniBand.AETH_MSN, msnAt(m)).set(InfiniBand.ATOMICACKETH_ORIGREMDT, original));
         m.record.responseFrames.add(frame);
         completeThrough(Psn.add(m.firstPsn, -1), frame);
@@ -882,7 +887,7 @@ public final class Connection {
     public int zeroLengthReadResponse(Msg m) {
         requireReliable();
         trace.turnaround();
-        int frame = emitResponse(response(0x10, m.firstPsn).set(InfiniBand.AETH_SYNDROME, 0x1F)
+        int frame = emitResponse(response(Operation.RDMA_READ_RESPONSE_ONLY, m.firstPsn).set(InfiniBand.AETH_SYNDROME, 0x1F)
                 .set(InfiniBand.AETH_MSN, msnAt(m)));
         m.record.responseFrames.add(frame);
         completeThrough(Psn.add(m.firstPsn, -1), frame);
@@ -893,7 +898,7 @@ public final class Connection {
     /** A READ RESPONSE ONLY that answers no READ: the unmatched-response violation. */
     public int unsolicitedReadResponse(int psn, int bytes) {
         trace.turnaround();
-        int frame = emitResponse(response(0x10, psn).payload(fabric.payload(bytes))
+        int frame = emitResponse(response(Operation.RDMA_READ_RESPONSE_ONLY, psn).payload(fabric.payload(bytes))
                 .set(InfiniBand.AETH_SYNDROME, 0x1F).set(InfiniBand.AETH_MSN, msn));
         truth.observe(Expected.UNMATCHED_READ_RESPONSE, frame, id(), psn, null);
         return frame;
@@ -905,7 +910,7 @@ public final class Connection {
 
     /** A CNP from the responder's NIC to the requester QP, answering CE-marked data (Annex A17.9.3). */
     public int cnpToRequester() {
-        RocePacket p = wire.packet(responder, requester).opcode(0x81).destQp(requesterQpn).psn(0).becn(true)
+        RocePacket p = wire.packet(responder, requester).opcode(Opcodes.code(Service.CNP, Operation.CNP)).destQp(requesterQpn).psn(0).becn(true)
                 .dscp(48).ecn(Wire.ECT0);
         if (wire.encap().roceV2()) {
             p.udpSourcePort(0); // as the ConnectX-4 Lx vector in icrc-vectors.md

@@ -2,6 +2,9 @@ package io.rdmascope.samples;
 
 import io.rdmascope.build.RocePacket;
 import io.rdmascope.proto.ib.InfiniBand;
+import io.rdmascope.proto.ib.Opcodes;
+import io.rdmascope.proto.ib.Operation;
+import io.rdmascope.proto.ib.Service;
 
 /**
  * Unreliable datagram traffic from one UD QP to another (IBTA Vol. 1 9.8.4, 10.2): one packet per
@@ -44,7 +47,8 @@ public final class Datagrams {
         if (bytes > pmtu) {
             throw new IllegalArgumentException("a UD message is one packet: at most " + pmtu + " bytes");
         }
-        RocePacket p = fabric.wire.packet(sender, receiver).opcode(immediate == null ? 0x64 : 0x65)
+        RocePacket p = fabric.wire.packet(sender, receiver).opcode(Opcodes.code(Service.UD,
+                immediate == null ? Operation.SEND_ONLY : Operation.SEND_ONLY_WITH_IMMEDIATE))
                 .destQp(destinationQpn).psn(psn).set(InfiniBand.DETH_Q_KEY, qKey)
                 .set(InfiniBand.DETH_SRCQP, sourceQpn).payload(fabric.payload(bytes));
         if (immediate != null) {

@@ -2,6 +2,9 @@ package io.rdmascope.samples;
 
 import io.rdmascope.build.RocePacket;
 import io.rdmascope.proto.ib.InfiniBand;
+import io.rdmascope.proto.ib.Opcodes;
+import io.rdmascope.proto.ib.Operation;
+import io.rdmascope.proto.ib.Service;
 
 /**
  * Mellanox Dynamically Connected traffic as a ConnectX NIC puts it on the wire (docs/dc.md, issue
@@ -80,7 +83,7 @@ public final class DcTraffic {
 
     /** The DC connect naming the DCT's access key, and the DCT's answer. */
     public void connect(long accessKey) {
-        RocePacket connect = request(0x55, CONNECT_QP, CONNECT_EE_CONTEXT).ackReq(true)
+        RocePacket connect = request(Operation.RESYNC, CONNECT_QP, CONNECT_EE_CONTEXT).ackReq(true)
                 .set(InfiniBand.DCCETH_CONTROL, CONNECT_CONTROL).set(InfiniBand.DCCETH_ACCESS_KEY, accessKey);
         send(connect);
         fabric.trace.turnaround();
@@ -97,9 +100,9 @@ public final class DcTraffic {
         for (int i = 0; i < packets; i++) {
             boolean first = i == 0;
             boolean last = i == packets - 1;
-            int opcode = packets == 1 ? 0x4A : first ? 0x46 : last ? 0x48 : 0x47;
+            Operation op = Connection.writeOperation(first, last, false);
             int size = last ? bytes - i * pmtu : pmtu;
-            RocePacket p = request(opcode, dctNumber, eeContext).ackReq(first || last)
+            RocePacket p = request(op, dctNumber, eeContext).ackReq(first || last)
                     .payload(fabric.payload(size));
             if (first) {
                 p.set(InfiniBand.RETH_VA, virtualAddress).set(InfiniBand.RETH_R_KEY, rkey)
@@ -116,9 +119,9 @@ public final class DcTraffic {
     }
 
     /** A request from the DCI: BTH with MigReq set as ConnectX sends it, DCETH, RDETH, DETH. */
-    private RocePacket request(int opcode, int destQp, int context) {
-        return fabric.wire.packet(initiator, target).udpSourcePort(ROCE_PORT).opcode(opcode).destQp(destQp)
-                .psn(psn).migReq(true).solicited(false)
+    private RocePacket request(Operation op, int destQp, int context) {
+        return fabric.wire.packet(initiator, target).udpSourcePort(ROCE_PORT).opcode(Opcodes.code(Service.DC, op))
+                .destQp(destQp).psn(psn).migReq(true).solicited(false)
                 .set(InfiniBand.DCETH_FLAGS, FLAGS_REQUEST).set(InfiniBand.DCETH_SRCQP, dci)
                 .set(InfiniBand.DCETH_ID, identifier).set(InfiniBand.RDETH_EECNXT, context)
                 .set(InfiniBand.DETH_Q_KEY, DETH_Q_KEY);
@@ -126,7 +129,8 @@ public final class DcTraffic {
 
     /** The DCT's acknowledge of the current PSN: DCETH naming the DCT, the data context, AETH MSN 0. */
     private RocePacket response(int syndrome) {
-        return fabric.wire.packet(target, initiator).udpSourcePort(ROCE_PORT).dscp(RESPONSE_DSCP).opcode(0x51)
+        return fabric.wire.packet(target, initiator).udpSourcePort(ROCE_PORT).dscp(RESPONSE_DSCP)
+                .opcode(Opcodes.code(Service.DC, Operation.ACKNOWLEDGE))
                 .destQp(dci).psn(psn).migReq(true)
                 .set(InfiniBand.DCETH_FLAGS, FLAGS_RESPONSE).set(InfiniBand.DCETH_SRCQP, dctNumber)
                 .set(InfiniBand.DCETH_ID, identifier).set(InfiniBand.RDETH_EECNXT, eeContext)

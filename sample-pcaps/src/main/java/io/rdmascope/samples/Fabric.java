@@ -1,5 +1,7 @@
 package io.rdmascope.samples;
 
+import io.rdmascope.proto.ib.Service;
+
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
@@ -31,16 +33,16 @@ public final class Fabric {
     }
 
     public Connection rc(Host requester, Host responder, int pmtu) {
-        return new Connection(this, Connection.Service.RC, requester, responder, pmtu);
+        return new Connection(this, Service.RC, requester, responder, pmtu);
     }
 
     public Connection uc(Host requester, Host responder, int pmtu) {
-        return new Connection(this, Connection.Service.UC, requester, responder, pmtu);
+        return new Connection(this, Service.UC, requester, responder, pmtu);
     }
 
     /** An XRC initiator QP on {@code requester} talking to a target QP (and SRQ) on {@code responder}. */
     public Connection xrc(Host requester, Host responder, int pmtu) {
-        return new Connection(this, Connection.Service.XRC, requester, responder, pmtu);
+        return new Connection(this, Service.XRC, requester, responder, pmtu);
     }
 
     public Datagrams ud(Host sender, Host receiver, int pmtu) {

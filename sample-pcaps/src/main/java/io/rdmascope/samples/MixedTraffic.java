@@ -2,6 +2,9 @@ package io.rdmascope.samples;
 
 import io.rdmascope.build.RocePacket;
 import io.rdmascope.proto.ib.InfiniBand;
+import io.rdmascope.proto.ib.Opcodes;
+import io.rdmascope.proto.ib.Operation;
+import io.rdmascope.proto.ib.Service;
 
 import java.util.Random;
 import java.util.function.ObjLongConsumer;
@@ -88,14 +91,14 @@ public final class MixedTraffic {
         return clockNanos;
     }
 
-    private RocePacket request(Qp qp, int opcode) {
+    private RocePacket request(Qp qp, Operation op) {
         return RocePacket.v2Ipv4(mac(qp.client), mac(qp.server), ip(qp.client), ip(qp.server))
-                .udpSourcePort(qp.udpPort).opcode(opcode).destQp(qp.responderQpn).psn(qp.psn);
+                .udpSourcePort(qp.udpPort).opcode(Opcodes.code(Service.RC, op)).destQp(qp.responderQpn).psn(qp.psn);
     }
 
-    private RocePacket response(Qp qp, int opcode, int psn) {
+    private RocePacket response(Qp qp, Operation op, int psn) {
         return RocePacket.v2Ipv4(mac(qp.server), mac(qp.client), ip(qp.server), ip(qp.client))
-                .udpSourcePort(qp.udpPort).opcode(opcode).destQp(qp.requesterQpn).psn(psn);
+                .udpSourcePort(qp.udpPort).opcode(Opcodes.code(Service.RC, op)).destQp(qp.requesterQpn).psn(psn);
     }
 
     private Message write(Qp qp) {
@@ -107,10 +110,10 @@ public final class MixedTraffic {
         boolean retransmit = packets > 2 && random.nextInt(100) == 0; // rare loss: NAK then go-back-N
         int lostIndex = retransmit ? 1 : -1;
         for (int i = 0; i < packets; i++) {
-            int opcode = packets == 1 ? 0x0A : i == 0 ? 0x06 : i == packets - 1 ? 0x08 : 0x07;
-            RocePacket p = request(qp, opcode).ackReq(i == packets - 1)
+            Operation op = Connection.writeOperation(i == 0, i == packets - 1, false);
+            RocePacket p = request(qp, op).ackReq(i == packets - 1)
                     .payload(payload(i == packets - 1 ? last : PMTU));
-            if (opcode == 0x06 || opcode == 0x0A) {
+            if (i == 0) { // WRITE First or Only: the RETH
                 p.set(InfiniBand.RETH_VA, 0x7f0000000000L + random.nextInt(1 << 20) * 64L)
                         .set(InfiniBand.RETH_R_KEY, 0x1000 + qp.requesterQpn).set(InfiniBand.RETH_DMALEN, length);
             }
@@ -122,11 +125,11 @@ public final class MixedTraffic {
         }
         if (retransmit) {
             int lostPsn = (firstPsn + lostIndex) & 0xFFFFFF;
-            m.add(response(qp, 0x11, lostPsn).set(InfiniBand.AETH_SYNDROME, 0x60)
+            m.add(response(qp, Operation.ACKNOWLEDGE, lostPsn).set(InfiniBand.AETH_SYNDROME, 0x60)
                     .set(InfiniBand.AETH_MSN, qp.msn).build(), tick(2_000, 1_000));
             for (int i = lostIndex; i < packets; i++) {
-                int opcode = i == packets - 1 ? 0x08 : 0x07;
-                m.add(request(qp, opcode).psn((firstPsn + i) & 0xFFFFFF).ackReq(i == packets - 1)
+                Operation op = Connection.writeOperation(false, i == packets - 1, false);
+                m.add(request(qp, op).psn((firstPsn + i) & 0xFFFFFF).ackReq(i == packets - 1)
                         .payload(payload(i == packets - 1 ? last : PMTU)).build(), tick(300, 400));
             }
         }
@@ -139,9 +142,9 @@ public final class MixedTraffic {
         Message m = new Message();
         int packets = 1 + random.nextInt(3);
         for (int i = 0; i < packets; i++) {
-            int opcode = packets == 1 ? 0x04 : i == 0 ? 0x00 : i == packets - 1 ? 0x02 : 0x01;
+            Operation op = Connection.sendOperation(i == 0, i == packets - 1, false, false);
             int size = i == packets - 1 ? 1 + random.nextInt(PMTU) : PMTU;
-            m.add(request(qp, opcode).ackReq(i == packets - 1).payload(payload(size)).build(), tick(300, 400));
+            m.add(request(qp, op).ackReq(i == packets - 1).payload(payload(size)).build(), tick(300, 400));
             qp.psn = (qp.psn + 1) & 0xFFFFFF;
         }
         qp.msn = (qp.msn + 1) & 0xFFFFFF;
@@ -155,15 +158,15 @@ public final class MixedTraffic {
         int last = 1 + random.nextInt(PMTU);
         int length = (packets - 1) * PMTU + last;
         int first = qp.psn;
-        m.add(request(qp, 0x0C).ackReq(true).set(InfiniBand.RETH_VA, 0x7e0000000000L + random.nextInt(1 << 20) * 64L)
+        m.add(request(qp, Operation.RDMA_READ_REQUEST).ackReq(true).set(InfiniBand.RETH_VA, 0x7e0000000000L + random.nextInt(1 << 20) * 64L)
                 .set(InfiniBand.RETH_R_KEY, 0x2000 + qp.requesterQpn).set(InfiniBand.RETH_DMALEN, length).build(),
                 tick(300, 400));
         qp.msn = (qp.msn + 1) & 0xFFFFFF; // IBTA C9-148: a READ counts when the request is accepted
         for (int i = 0; i < packets; i++) {
-            int opcode = packets == 1 ? 0x10 : i == 0 ? 0x0D : i == packets - 1 ? 0x0F : 0x0E;
-            RocePacket p = response(qp, opcode, (first + i) & 0xFFFFFF)
+            Operation op = Connection.readResponseOperation(i, packets);
+            RocePacket p = response(qp, op, (first + i) & 0xFFFFFF)
                     .payload(payload(i == packets - 1 ? last : PMTU));
-            if (opcode != 0x0E) {
+            if (op != Operation.RDMA_READ_RESPONSE_MIDDLE) {
                 p.set(InfiniBand.AETH_SYNDROME, 0x1F).set(InfiniBand.AETH_MSN, qp.msn);
             }
             m.add(p.build(), tick(i == 0 ? 2_000 : 300, i == 0 ? 2_000 : 400));
@@ -173,7 +176,7 @@ public final class MixedTraffic {
     }
 
     private byte[] ack(Qp qp, int psn) {
-        return response(qp, 0x11, psn).set(InfiniBand.AETH_SYNDROME, 0x1F).set(InfiniBand.AETH_MSN, qp.msn).build();
+        return response(qp, Operation.ACKNOWLEDGE, psn).set(InfiniBand.AETH_SYNDROME, 0x1F).set(InfiniBand.AETH_MSN, qp.msn).build();
     }
 
     private byte[] payload(int size) {

@@ -1,7 +1,7 @@
 package io.rdmascope.samples;
 
+import io.rdmascope.proto.ib.Service;
 import io.rdmascope.samples.RandomTraffic.Pair;
-import io.rdmascope.samples.RandomTraffic.Service;
 import io.rdmascope.samples.RandomTraffic.Tx;
 import io.rdmascope.samples.RandomTraffic.Vantage;
 import io.rdmascope.samples.ScenarioCatalog.Format;

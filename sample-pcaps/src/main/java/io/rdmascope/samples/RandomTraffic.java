@@ -4,6 +4,9 @@ import io.rdmascope.build.CmMad;
 import io.rdmascope.build.RocePacket;
 import io.rdmascope.proto.ib.Aeth;
 import io.rdmascope.proto.ib.InfiniBand;
+import io.rdmascope.proto.ib.Opcodes;
+import io.rdmascope.proto.ib.Operation;
+import io.rdmascope.proto.ib.Service;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -30,8 +33,6 @@ final class RandomTraffic {
     private static final long NAK_REACTION_NANOS = 10_000;
 
     enum Kind { REQUEST, ACK, NAK, RNR_NAK, READ_RESPONSE, ATOMIC_ACK, CM, DATAGRAM }
-
-    enum Service { RC, UC, UD }
 
     enum Vantage {
         REQUESTER, SWITCH, RESPONDER;
@@ -465,10 +466,10 @@ final class RandomTraffic {
         return pmtu * (1 + random.nextInt(8)) - random.nextInt(2) * random.nextInt(pmtu);
     }
 
-    private RocePacket request(Flow f, int opcode, int psn) {
+    private RocePacket request(Flow f, Operation op, int psn) {
         Pair p = f.pair;
-        int bits = p.service == Service.UC ? 0x20 : 0;
-        RocePacket r = p.wire.packet(f.requester(), f.responder()).opcode(bits | opcode).destQp(f.responderQpn()).psn(psn);
+        RocePacket r = p.wire.packet(f.requester(), f.responder()).opcode(Opcodes.code(p.service, op))
+                .destQp(f.responderQpn()).psn(psn);
         r.udpSourcePort(p.port);
         return r;
     }
@@ -477,7 +478,7 @@ final class RandomTraffic {
         Pair p = f.pair;
         if (p.service == Service.UD) {
             Msg m = new Msg(f, kind, f.nextPsn, 1, bytes);
-            RocePacket r = p.wire.packet(f.requester(), f.responder()).opcode(imm ? 0x65 : 0x64)
+            RocePacket r = p.wire.packet(f.requester(), f.responder()).opcode(Opcodes.code(Service.UD, imm ? Operation.SEND_ONLY_WITH_IMMEDIATE : Operation.SEND_ONLY))
                     .destQp(f.responderQpn()).psn(f.nextPsn).set(InfiniBand.DETH_Q_KEY, p.qKey)
                     .set(InfiniBand.DETH_SRCQP, f.requesterQpn()).payload(payload(bytes));
             r.udpSourcePort(p.port);
@@ -504,14 +505,8 @@ final class RandomTraffic {
             boolean firstPacket = i == 0;
             boolean lastPacket = i == n - 1;
             int size = lastPacket ? bytes - (n - 1) * pmtu : pmtu;
-            int op;
-            if (write) {
-                op = firstPacket && lastPacket ? (imm ? 0x0B : 0x0A) : firstPacket ? 0x06
-                        : lastPacket ? (imm ? 0x09 : 0x08) : 0x07;
-            } else {
-                op = firstPacket && lastPacket ? (imm ? 0x05 : inv ? 0x17 : 0x04) : firstPacket ? 0x00
-                        : lastPacket ? (imm ? 0x03 : inv ? 0x16 : 0x02) : 0x01;
-            }
+            Operation op = write ? Connection.writeOperation(firstPacket, lastPacket, imm)
+                    : Connection.sendOperation(firstPacket, lastPacket, imm, inv);
             RocePacket r = request(f, op, Psn.add(m.first, i)).ackReq(lastPacket && p.service == Service.RC)
                     .payload(payload(size));
             if (write && firstPacket) {
@@ -552,7 +547,7 @@ final class RandomTraffic {
     private RocePacket readRequest(Flow f, Msg m, int psn) {
         int offset = Psn.diff(psn, m.first);
         long skip = (long) offset * f.pair.pmtu;
-        return request(f, 0x0C, psn).ackReq(true).set(InfiniBand.RETH_VA, m.va + skip)
+        return request(f, Operation.RDMA_READ_REQUEST, psn).ackReq(true).set(InfiniBand.RETH_VA, m.va + skip)
                 .set(InfiniBand.RETH_R_KEY, f.pair.rkey).set(InfiniBand.RETH_DMALEN, m.bytes - skip);
     }
 
@@ -562,15 +557,15 @@ final class RandomTraffic {
         RocePacket r;
         int size = 0;
         switch (kind) {
-            case "COMPARE_SWAP" -> r = request(f, 0x13, m.first).set(InfiniBand.ATOMICETH_CMPDT, random.nextInt(16))
+            case "COMPARE_SWAP" -> r = request(f, Operation.COMPARE_SWAP, m.first).set(InfiniBand.ATOMICETH_CMPDT, random.nextInt(16))
                     .set(InfiniBand.ATOMICETH_SWAPDT, random.nextInt(16));
-            case "FETCH_ADD" -> r = request(f, 0x14, m.first).set(InfiniBand.ATOMICETH_SWAPDT, 1 + random.nextInt(9));
-            case "FLUSH" -> r = request(f, 0x1C, m.first).set(InfiniBand.FETH_SEL, 1).set(InfiniBand.FETH_PLT, 1)
+            case "FETCH_ADD" -> r = request(f, Operation.FETCH_ADD, m.first).set(InfiniBand.ATOMICETH_SWAPDT, 1 + random.nextInt(9));
+            case "FLUSH" -> r = request(f, Operation.FLUSH, m.first).set(InfiniBand.FETH_SEL, 1).set(InfiniBand.FETH_PLT, 1)
                     .set(InfiniBand.RETH_VA, 0x7f3c00000000L).set(InfiniBand.RETH_R_KEY, p.rkey)
                     .set(InfiniBand.RETH_DMALEN, random.nextInt(4096));
             default -> {
                 size = 8;
-                r = request(f, 0x1D, m.first).set(InfiniBand.RETH_VA, 0x7f3d00000000L)
+                r = request(f, Operation.ATOMIC_WRITE, m.first).set(InfiniBand.RETH_VA, 0x7f3d00000000L)
                         .set(InfiniBand.RETH_R_KEY, p.rkey).set(InfiniBand.RETH_DMALEN, 8).payload(payload(8));
             }
         }
@@ -839,14 +834,14 @@ final class RandomTraffic {
             int n = Psn.diff(m.last(), from) + 1;
             for (int i = 0; i < n; i++) {
                 int psn = Psn.add(from, i);
-                int op = n == 1 ? 0x10 : i == 0 ? 0x0D : i == n - 1 ? 0x0F : 0x0E;
+                Operation op = Connection.readResponseOperation(i, n);
                 respond(f, () -> readResponse(f, m, psn, op));
             }
         } else if (m.zeroLengthAnswer()) {
-            respond(f, () -> readResponse(f, m, m.first, 0x10));
+            respond(f, () -> readResponse(f, m, m.first, Operation.RDMA_READ_RESPONSE_ONLY));
         } else {
             respond(f, () -> {
-                RocePacket r = response(f, 0x12, m.first).set(InfiniBand.AETH_SYNDROME, 0x1F)
+                RocePacket r = response(f, Operation.ATOMIC_ACKNOWLEDGE, m.first).set(InfiniBand.AETH_SYNDROME, 0x1F)
                         .set(InfiniBand.AETH_MSN, m.acceptedMsn).set(InfiniBand.ATOMICACKETH_ORIGREMDT, m.atomicOriginal);
                 byte[] bytes = withIpId(f.pair, 1 - f.side, r).build();
                 transmit(f, false, Kind.ATOMIC_ACK, bytes, r.linkType(), m.first, m, 0, true, true, false,
@@ -863,21 +858,22 @@ final class RandomTraffic {
         at(t, emit);
     }
 
-    private RocePacket response(Flow f, int opcode, int psn) {
-        RocePacket r = f.pair.wire.packet(f.responder(), f.requester()).opcode(opcode).destQp(f.requesterQpn()).psn(psn);
+    private RocePacket response(Flow f, Operation op, int psn) {
+        RocePacket r = f.pair.wire.packet(f.responder(), f.requester()).opcode(Opcodes.code(f.pair.service, op))
+                .destQp(f.requesterQpn()).psn(psn);
         r.udpSourcePort(f.pair.port);
         return r;
     }
 
     private void ack(Flow f, Kind kind, int psn, int syndrome, int msn) {
-        RocePacket r = response(f, 0x11, psn).set(InfiniBand.AETH_SYNDROME, syndrome).set(InfiniBand.AETH_MSN, msn);
+        RocePacket r = response(f, Operation.ACKNOWLEDGE, psn).set(InfiniBand.AETH_SYNDROME, syndrome).set(InfiniBand.AETH_MSN, msn);
         byte[] bytes = withIpId(f.pair, 1 - f.side, r).build();
         Tx tx = transmit(f, false, kind, bytes, r.linkType(), psn, null, 0, false, false, kind == Kind.ACK,
                 t -> arriveResponse(f, t));
         tx.rnrCode = syndrome & 0x1F;
     }
 
-    private void readResponse(Flow f, Msg m, int psn, int op) {
+    private void readResponse(Flow f, Msg m, int psn, Operation op) {
         RocePacket r = response(f, op, psn);
         int size = 0;
         if (m.isRead()) {
@@ -885,12 +881,12 @@ final class RandomTraffic {
             size = data.length;
             r.payload(data);
         }
-        if (op != 0x0E) {
+        if (op != Operation.RDMA_READ_RESPONSE_MIDDLE) {
             r.set(InfiniBand.AETH_SYNDROME, 0x1F).set(InfiniBand.AETH_MSN, m.acceptedMsn);
         }
         byte[] bytes = withIpId(f.pair, 1 - f.side, r).build();
-        transmit(f, false, Kind.READ_RESPONSE, bytes, r.linkType(), psn, m, size, op == 0x0F || op == 0x10,
-                op == 0x0D || op == 0x10, false, tx -> arriveResponse(f, tx));
+        transmit(f, false, Kind.READ_RESPONSE, bytes, r.linkType(), psn, m, size, op == Operation.RDMA_READ_RESPONSE_LAST || op == Operation.RDMA_READ_RESPONSE_ONLY,
+                op == Operation.RDMA_READ_RESPONSE_FIRST || op == Operation.RDMA_READ_RESPONSE_ONLY, false, tx -> arriveResponse(f, tx));
     }
 
     // ---- the requester's reactions ------------------------------------------------------------------------------

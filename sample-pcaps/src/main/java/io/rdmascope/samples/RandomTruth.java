@@ -1,10 +1,10 @@
 package io.rdmascope.samples;
 
+import io.rdmascope.proto.ib.Service;
 import io.rdmascope.samples.RandomTraffic.Flow;
 import io.rdmascope.samples.RandomTraffic.Kind;
 import io.rdmascope.samples.RandomTraffic.Msg;
 import io.rdmascope.samples.RandomTraffic.Pair;
-import io.rdmascope.samples.RandomTraffic.Service;
 import io.rdmascope.samples.RandomTraffic.Tx;
 
 import java.util.ArrayList;

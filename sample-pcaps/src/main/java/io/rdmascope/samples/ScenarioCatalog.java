@@ -1,6 +1,7 @@
 package io.rdmascope.samples;
 
 import io.rdmascope.proto.ib.InfiniBand;
+import io.rdmascope.proto.ib.Operation;
 import io.rdmascope.samples.Connection.Fate;
 import io.rdmascope.samples.Connection.Msg;
 import io.rdmascope.samples.Wire.Encap;
@@ -543,7 +544,7 @@ public final class ScenarioCatalog {
     static void missingFirst(Fabric f) {
         Connection c = f.rc(f.host(1), f.host(2), 1024);
         sendAndAck(f, c, c.write(1_000));
-        Connection.Packet middle = c.stray(0x07, 1024);
+        Connection.Packet middle = c.stray(Operation.RDMA_WRITE_MIDDLE, 1024);
         int frame = c.transmit(middle, Fate.REFUSED, null);
         f.observe(Expected.MISSING_FIRST, frame, c, middle.psn(), "RDMA WRITE Middle with no WRITE open");
         c.fatalNak(1, null);

@@ -121,37 +121,40 @@ public final class Opcodes {
         };
     }
 
+    /** Operations by bits 4:0 in the RC/UC/RD/XRC numbering, from {@link Operation#code()}. */
+    private static final Operation[] BY_LOW5 = byLow5();
+
+    private static Operation[] byLow5() {
+        Operation[] table = new Operation[32];
+        java.util.Arrays.fill(table, Operation.UNKNOWN);
+        for (Operation op : Operation.values()) {
+            if (op.code() >= 0 && op != Operation.CNP) {
+                table[op.code()] = op;
+            }
+        }
+        return table;
+    }
+
     /** Operation for bits 4:0 in the RC/UC/RD/XRC numbering (IBTA table 36 plus IBTA 1.5 0x1C/0x1D). */
     private static Operation operationOf(int low5) {
-        return switch (low5) {
-            case 0x00 -> Operation.SEND_FIRST;
-            case 0x01 -> Operation.SEND_MIDDLE;
-            case 0x02 -> Operation.SEND_LAST;
-            case 0x03 -> Operation.SEND_LAST_WITH_IMMEDIATE;
-            case 0x04 -> Operation.SEND_ONLY;
-            case 0x05 -> Operation.SEND_ONLY_WITH_IMMEDIATE;
-            case 0x06 -> Operation.RDMA_WRITE_FIRST;
-            case 0x07 -> Operation.RDMA_WRITE_MIDDLE;
-            case 0x08 -> Operation.RDMA_WRITE_LAST;
-            case 0x09 -> Operation.RDMA_WRITE_LAST_WITH_IMMEDIATE;
-            case 0x0A -> Operation.RDMA_WRITE_ONLY;
-            case 0x0B -> Operation.RDMA_WRITE_ONLY_WITH_IMMEDIATE;
-            case 0x0C -> Operation.RDMA_READ_REQUEST;
-            case 0x0D -> Operation.RDMA_READ_RESPONSE_FIRST;
-            case 0x0E -> Operation.RDMA_READ_RESPONSE_MIDDLE;
-            case 0x0F -> Operation.RDMA_READ_RESPONSE_LAST;
-            case 0x10 -> Operation.RDMA_READ_RESPONSE_ONLY;
-            case 0x11 -> Operation.ACKNOWLEDGE;
-            case 0x12 -> Operation.ATOMIC_ACKNOWLEDGE;
-            case 0x13 -> Operation.COMPARE_SWAP;
-            case 0x14 -> Operation.FETCH_ADD;
-            case 0x15 -> Operation.RESYNC;
-            case 0x16 -> Operation.SEND_LAST_WITH_INVALIDATE;
-            case 0x17 -> Operation.SEND_ONLY_WITH_INVALIDATE;
-            case 0x1C -> Operation.FLUSH;
-            case 0x1D -> Operation.ATOMIC_WRITE;
-            default -> Operation.UNKNOWN;
-        };
+        return BY_LOW5[low5];
+    }
+
+    /**
+     * The opcode of {@code operation} on {@code service} (the packet builder's and generator's one way
+     * to name an opcode). Refused when the service has no such operation (UD has only SEND Only, UC no
+     * READ…).
+     */
+    public static int code(Service service, Operation operation) {
+        if (operation.code() < 0) {
+            throw new IllegalArgumentException("no opcode for " + operation);
+        }
+        int code = service.prefix() | operation.code();
+        Opcode defined = service == Service.DC ? dc(code, false) : of(code);
+        if (defined.operation() != operation) {
+            throw new IllegalArgumentException(service + " has no " + operation);
+        }
+        return code;
     }
 
     private static Opcode[] buildTable() {

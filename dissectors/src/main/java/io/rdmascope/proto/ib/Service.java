@@ -27,6 +27,11 @@ public enum Service {
         return label;
     }
 
+    /** Opcode bits 7:5 of this service, in place (IBTA 9.2.1, table 35); DC uses RD's range. */
+    public int prefix() {
+        return (this == DC ? RD.ordinal() : ordinal()) << 5;
+    }
+
     public static Service ofOpcode(int opcode) {
         return values()[(opcode >> 5) & 0x7];
     }
