@@ -16,7 +16,8 @@ import java.util.Map;
         subcommands = {DissectCommand.class, MessagesCommand.class, FlowsCommand.class, SummaryCommand.class, FieldsCommand.class,
                 CaptureCommand.class,
                 InterfacesCommand.class,
-                GenerateCommand.class, CheckCommand.class, ExplainCommand.class, RulesCommand.class, CommandLine.HelpCommand.class})
+                GenerateCommand.class, CheckCommand.class, ExplainCommand.class, RulesCommand.class, MergeCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Main {
     public static final int EXIT_OK = 0;
     public static final int EXIT_BAD_INPUT = 2;

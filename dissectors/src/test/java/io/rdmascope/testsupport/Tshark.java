@@ -20,8 +20,13 @@ public final class Tshark {
     }
 
     public static boolean installed() {
+        return runs("tshark", "--version");
+    }
+
+    /** Whether {@code command} (a Wireshark tool asked for its version) runs and succeeds. */
+    public static boolean runs(String... command) {
         try {
-            Process p = new ProcessBuilder("tshark", "--version").redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             p.getInputStream().readAllBytes();
             return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
         } catch (IOException e) {
