@@ -16,7 +16,7 @@ import java.util.Map;
         subcommands = {DissectCommand.class, MessagesCommand.class, FlowsCommand.class, SummaryCommand.class, FieldsCommand.class,
                 CaptureCommand.class,
                 InterfacesCommand.class,
-                GenerateCommand.class, CheckCommand.class, ExplainCommand.class, RulesCommand.class, MergeCommand.class,
+                GenerateCommand.class, CheckCommand.class, ExplainCommand.class, RulesCommand.class, MergeCommand.class, CorrelateCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main {
     public static final int EXIT_OK = 0;

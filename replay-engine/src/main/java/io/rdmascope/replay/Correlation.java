@@ -1,0 +1,313 @@
+package io.rdmascope.replay;
+
+import io.rdmascope.dissect.Dissection;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The same traffic captured at several vantage points, as one story (issue 20): which packets each
+ * point saw, the clock offset between every two points with a bound the true offset is known to lie
+ * in, the one-way delay between them, and where packets were lost.
+ *
+ * <p><b>Identity.</b> A RoCE or InfiniBand packet is the same packet at two points when its
+ * addresses, destination QP, PSN, opcode and ICRC agree (the ICRC covers every field no switch may
+ * change, payload included). A resent packet carries the same bytes, so identical packets are told
+ * apart by order: the k-th copy at one point is the k-th at another.
+ *
+ * <p><b>Clock offsets.</b> For points A and B, θ is B's clock minus A's. A packet going from A's side
+ * to B's side arrives at B after it passed A: {@code tB − tA = θ + d} with {@code d ≥ 0}, so θ is at
+ * most the smallest such difference; a packet the other way gives θ at least the largest {@code tB −
+ * tA} of that direction. Both directions seen: θ lies in [low, high], reported as the midpoint ± half
+ * the width (the NTP argument over every packet, not just request/response pairs). One direction only:
+ * the offset cannot be known, and is not guessed. Only packets seen exactly once at each point are
+ * used, so a resent copy cannot be mistaken for its first.
+ *
+ * <p><b>Loss.</b> Which of two points a packet meets first is read, per direction of traffic, from the
+ * packets both saw once, clocks corrected. A packet the upstream point saw more often than the
+ * downstream one was lost between them; one the downstream point saw more often was missed by the
+ * upstream capture, not lost on the wire.
+ *
+ * <p>Memory grows with the packets of all inputs (one small entry per packet), unlike the replay.
+ */
+public final class Correlation {
+    /** A packet's identity without its copy number: who sent it to whom, and its transport header and ICRC. */
+    private record Identity(int addressKind, long srcHi, long srcLo, long dstHi, long dstLo, int destQp, int psn,
+                            int opcode, long icrc) {
+        Address source() {
+            return new Address(addressKind, srcHi, srcLo);
+        }
+
+        Address destination() {
+            return new Address(addressKind, dstHi, dstLo);
+        }
+
+        /** The direction of traffic: source, then destination. */
+        String direction() {
+            return source().text() + " → " + destination().text();
+        }
+    }
+
+    /** Where and when one point saw a packet: frame numbers and times of its copies. */
+    private static final class Seen {
+        final long[][] frames;
+        final long[][] times;
+        final int[] counts;
+
+        Seen(int points) {
+            frames = new long[points][];
+            times = new long[points][];
+            counts = new int[points];
+        }
+
+        void add(int point, long frame, long time) {
+            if (frames[point] == null) {
+                frames[point] = new long[1];
+                times[point] = new long[1];
+            } else if (counts[point] == frames[point].length) {
+                frames[point] = Arrays.copyOf(frames[point], counts[point] * 2);
+                times[point] = Arrays.copyOf(times[point], counts[point] * 2);
+            }
+            frames[point][counts[point]] = frame;
+            times[point][counts[point]++] = time;
+        }
+
+        int seenAt() {
+            int n = 0;
+            for (int c : counts) {
+                n += c > 0 ? 1 : 0;
+            }
+            return n;
+        }
+    }
+
+    private final List<String> names;
+    private final Map<Identity, Seen> packets = new LinkedHashMap<>();
+    private final PacketFacts facts = new PacketFacts();
+    private final long[] framesRead;
+
+    /** @param names the vantage points, in the order their captures are fed */
+    public Correlation(List<String> names) {
+        if (names.size() < 2) {
+            throw new IllegalArgumentException("correlating needs two vantage points or more");
+        }
+        this.names = List.copyOf(names);
+        this.framesRead = new long[names.size()];
+    }
+
+    /** One dissected frame of vantage point {@code point}; frames of one point in capture order. */
+    public void accept(int point, Dissection d) {
+        framesRead[point]++;
+        if (!facts.read(d) || facts.headersCut || facts.opcode == null) {
+            return;
+        }
+        Identity id = new Identity(facts.addressKind, facts.srcHi, facts.srcLo, facts.dstHi, facts.dstLo,
+                facts.destQp, facts.psn, facts.opcode.code(), facts.icrcValue());
+        packets.computeIfAbsent(id, k -> new Seen(names.size())).add(point, facts.frame, facts.timeNanos);
+    }
+
+    /** The clock offset of {@code to} relative to {@code from}, with its bound; null offset when unknowable. */
+    public record ClockOffset(String from, String to, Long offsetNs, Long boundNs, long samples, String note) {
+    }
+
+    /** One-way delay from one point to another for one direction of traffic, clocks corrected. */
+    public record Delay(String from, String to, String direction, long packets, long minNs, long medianNs,
+                        long maxNs) {
+    }
+
+    /** Copies of a packet one point saw and the next one on its path did not. */
+    public record Loss(String direction, int destQp, int psn, String opcode, int copies, String lastSeenAt,
+                       long lastSeenFrame, String missingAt, boolean onTheWire) {
+    }
+
+    /** What the points saw: per point frames and RDMA packets, distinct packets and those seen at two points or more. */
+    public record Counts(List<Long> frames, List<Long> packets, long distinct, long multiSighted) {
+    }
+
+    /** The whole account. */
+    public record Result(List<String> vantagePoints, Counts packets, List<ClockOffset> clockOffsets,
+                         List<Delay> oneWayDelays, List<Loss> lost) {
+    }
+
+    /** Correlates everything fed so far. */
+    public Result result() {
+        int n = names.size();
+        long[] perPoint = new long[n];
+        long multi = 0;
+        for (Seen s : packets.values()) {
+            for (int p = 0; p < n; p++) {
+                perPoint[p] += s.counts[p];
+            }
+            multi += s.seenAt() >= 2 ? 1 : 0;
+        }
+        List<ClockOffset> offsets = new ArrayList<>();
+        List<Delay> delays = new ArrayList<>();
+        Map<String, boolean[][]> upstream = new HashMap<>();
+        for (int a = 0; a < n; a++) {
+            for (int b = a + 1; b < n; b++) {
+                PairTiming t = timing(a, b);
+                offsets.add(t.offset());
+                if (t.offset().offsetNs() != null) {
+                    delays(a, b, t.offset().offsetNs(), t.aFirst(), delays, upstream);
+                    delays(b, a, -t.offset().offsetNs(), t.bFirst(), delays, upstream);
+                }
+            }
+        }
+        List<Loss> lost = losses(upstream);
+        List<Long> frames = new ArrayList<>();
+        List<Long> seen = new ArrayList<>();
+        for (int p = 0; p < n; p++) {
+            frames.add(framesRead[p]);
+            seen.add(perPoint[p]);
+        }
+        return new Result(names, new Counts(frames, seen, packets.size(), multi), offsets, delays, lost);
+    }
+
+    /** Per pair of points (a &lt; b): θ(b − a), and the directions of traffic that pass a before b. */
+    private record PairTiming(ClockOffset offset, Set<String> aFirst, Set<String> bFirst) {
+    }
+
+    /**
+     * θ(b − a) from the packets both saw once. The two directions between two hosts pass the points in
+     * opposite orders, and the one passing a first shows the larger {@code tB − tA} (θ plus a delay,
+     * against θ minus one): so for each host pair seen both ways at both points, its a-first direction
+     * bounds θ from above by its smallest difference and the other from below by its largest.
+     */
+    private PairTiming timing(int a, int b) {
+        Map<String, long[]> perDirection = new LinkedHashMap<>(); // min(tB − tA), max(tB − tA), count
+        Map<String, String> reverse = new HashMap<>();
+        for (Map.Entry<Identity, Seen> e : packets.entrySet()) {
+            Seen s = e.getValue();
+            if (s.counts[a] != 1 || s.counts[b] != 1) {
+                continue;
+            }
+            Identity id = e.getKey();
+            long diff = s.times[b][0] - s.times[a][0];
+            long[] m = perDirection.computeIfAbsent(id.direction(), k -> new long[]{Long.MAX_VALUE, Long.MIN_VALUE, 0});
+            m[0] = Math.min(m[0], diff);
+            m[1] = Math.max(m[1], diff);
+            m[2]++;
+            reverse.putIfAbsent(id.direction(), id.destination().text() + " → " + id.source().text());
+        }
+        Set<String> aFirst = new java.util.LinkedHashSet<>();
+        Set<String> bFirst = new java.util.LinkedHashSet<>();
+        long low = Long.MIN_VALUE;
+        long high = Long.MAX_VALUE;
+        long samples = 0;
+        boolean overlapping = false;
+        Set<String> done = new HashSet<>();
+        for (Map.Entry<String, long[]> e : perDirection.entrySet()) {
+            String back = reverse.get(e.getKey());
+            long[] there = e.getValue();
+            long[] andBack = perDirection.get(back);
+            if (andBack == null || !done.add(e.getKey()) || !done.add(back)) {
+                continue; // seen one way only (which point it meets first cannot be told), or done from the other way
+            }
+            String first;
+            String second;
+            long[] f;
+            long[] s2;
+            if (there[0] >= andBack[1]) {
+                first = e.getKey();
+                second = back;
+                f = there;
+                s2 = andBack;
+            } else if (andBack[0] >= there[1]) {
+                first = back;
+                second = e.getKey();
+                f = andBack;
+                s2 = there;
+            } else {
+                overlapping = true; // neither way is consistently later at b: no fixed offset explains them
+                continue;
+            }
+            aFirst.add(first); // passes a first: θ ≤ its smallest difference
+            bFirst.add(second); // passes b first: θ ≥ its largest difference
+            high = Math.min(high, f[0]);
+            low = Math.max(low, s2[1]);
+            samples += f[2] + s2[2];
+        }
+        String from = names.get(a);
+        String to = names.get(b);
+        if (perDirection.isEmpty()) {
+            return new PairTiming(new ClockOffset(from, to, null, null, 0, "no packet seen at both"), aFirst, bFirst);
+        }
+        if (aFirst.isEmpty() && !overlapping) {
+            return new PairTiming(new ClockOffset(from, to, null, null, samples,
+                    "traffic seen at both in one direction only: the offset cannot be known"), aFirst, bFirst);
+        }
+        if (aFirst.isEmpty() || low > high) {
+            return new PairTiming(new ClockOffset(from, to, null, null, samples, "the packets seen at both agree "
+                    + "with no fixed offset (clock drift, or timestamps out of order)"), aFirst, bFirst);
+        }
+        long offset = low + (high - low) / 2;
+        return new PairTiming(new ClockOffset(from, to, offset, high - offset, samples, null), aFirst, bFirst);
+    }
+
+    /** One-way delays from a to b, clocks corrected, for the directions that pass a first. */
+    private void delays(int a, int b, long thetaAb, Set<String> aFirst, List<Delay> out,
+                        Map<String, boolean[][]> upstream) {
+        Map<String, List<Long>> perDirection = new LinkedHashMap<>();
+        for (Map.Entry<Identity, Seen> e : packets.entrySet()) {
+            Seen s = e.getValue();
+            if (s.counts[a] == 1 && s.counts[b] == 1 && aFirst.contains(e.getKey().direction())) {
+                perDirection.computeIfAbsent(e.getKey().direction(), k -> new ArrayList<>())
+                        .add(s.times[b][0] - thetaAb - s.times[a][0]);
+            }
+        }
+        for (Map.Entry<String, List<Long>> e : perDirection.entrySet()) {
+            List<Long> ds = e.getValue();
+            ds.sort(null);
+            out.add(new Delay(names.get(a), names.get(b), e.getKey(), ds.size(), ds.get(0), ds.get(ds.size() / 2),
+                    ds.get(ds.size() - 1)));
+        }
+        for (String direction : aFirst) {
+            upstream.computeIfAbsent(direction, k -> new boolean[names.size()][names.size()])[a][b] = true;
+        }
+    }
+
+    /** Copies one point saw and the next point downstream did not, for every direction whose order is known. */
+    private List<Loss> losses(Map<String, boolean[][]> upstream) {
+        List<Loss> out = new ArrayList<>();
+        int n = names.size();
+        for (Map.Entry<Identity, Seen> e : packets.entrySet()) {
+            Identity id = e.getKey();
+            boolean[][] before = upstream.get(id.direction());
+            if (before == null) {
+                continue;
+            }
+            Seen s = e.getValue();
+            for (int a = 0; a < n; a++) {
+                for (int b = 0; b < n; b++) {
+                    if (!before[a][b] || s.counts[a] == s.counts[b] || !adjacent(before, a, b)) {
+                        continue;
+                    }
+                    boolean wire = s.counts[a] > s.counts[b];
+                    int seenAt = wire ? a : b;
+                    int missing = wire ? b : a;
+                    out.add(new Loss(id.direction(), id.destQp(), id.psn(),
+                            io.rdmascope.proto.ib.Opcodes.of(id.opcode()).name(),
+                            Math.abs(s.counts[a] - s.counts[b]), names.get(seenAt),
+                            s.frames[seenAt][s.counts[seenAt] - 1], names.get(missing), wire));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Whether no third point lies between a and b on this direction's path. */
+    private static boolean adjacent(boolean[][] before, int a, int b) {
+        for (int c = 0; c < before.length; c++) {
+            if (c != a && c != b && before[a][c] && before[c][b]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,150 @@
+package io.rdmascope.replay;
+
+import io.rdmascope.capture.CaptureFiles;
+import io.rdmascope.capture.PacketSource;
+import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.DissectorChain;
+import io.rdmascope.frame.Frame;
+import io.rdmascope.proto.ib.Opcodes;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 20: two vantage points made from one capture whose truth is known by construction. Point A is
+ * the capture itself (at the requester's host); point B sees the same packets with a clock
+ * {@code THETA} ahead, requests {@code TO_B} later and responses {@code TO_A} earlier than A (B sits
+ * between the hosts), some requests lost between A and B and some responses missed by B's capture.
+ */
+class CorrelationTest {
+    private static final long THETA = 7_250_000_123L; // B's clock is 7.25 s ahead of A's
+    private static final long TO_B = 1_300;           // request from A to B: 1.3 µs
+    private static final long TO_A = 900;             // response from B to A: 0.9 µs
+
+    private record Built(Correlation.Result result, Set<Long> lostRequests, Set<Long> missedResponses) {
+    }
+
+    private static Built correlate(Path capture, boolean withResponses) throws IOException {
+        Correlation c = new Correlation(List.of("host", "switch"));
+        DissectorChain chain = DissectorChain.standard();
+        List<Frame> frames = new ArrayList<>();
+        try (PacketSource s = CaptureFiles.open(capture)) {
+            for (Frame f; (f = s.next()) != null; ) {
+                frames.add(f);
+            }
+        }
+        Dissection d = new Dissection();
+        Set<Long> lost = new HashSet<>();
+        Set<Long> missed = new HashSet<>();
+        for (Frame f : frames) {
+            chain.dissect(f, d);
+            boolean request = d.rdma().bthLayer >= 0 && Opcodes.of(d.rdma().opcode).operation().isRequest();
+            if (!request && !withResponses) {
+                continue;
+            }
+            c.accept(0, d);
+        }
+        int requests = 0;
+        int responses = 0;
+        Dissection e = new Dissection();
+        for (Frame f : frames) {
+            chain.dissect(f, e);
+            if (e.rdma().bthLayer < 0) {
+                continue;
+            }
+            boolean request = Opcodes.of(e.rdma().opcode).operation().isRequest();
+            if (!request && !withResponses) {
+                continue;
+            }
+            if (request && ++requests % 5 == 0) {
+                lost.add(f.number()); // every fifth request dies between the host and the switch
+                continue;
+            }
+            if (!request && ++responses % 7 == 0) {
+                missed.add(f.number()); // every seventh response passes the switch uncaptured
+                continue;
+            }
+            long t = f.timeNanos() + THETA + (request ? TO_B : -TO_A);
+            c.accept(1, dissect(chain, shifted(f, t)));
+        }
+        return new Built(c.result(), lost, missed);
+    }
+
+    private static Frame shifted(Frame f, long timeNanos) {
+        return new Frame(f.number(), timeNanos, f.capturedLength(), f.wireLength(), f.linkType(), f.interfaceId(),
+                f.buffer(), f.offset());
+    }
+
+    private static Dissection dissect(DissectorChain chain, Frame f) {
+        Dissection d = new Dissection();
+        chain.dissect(f, d);
+        return d;
+    }
+
+    private static Path sample(String name) {
+        return io.rdmascope.testsupport.SharedFiles.sampleCases().resolve(name).resolve(name + ".pcapng");
+    }
+
+    @Test
+    void theClockOffsetIsFoundWithinItsBoundAndDelaysAreExact() throws IOException {
+        Built b = correlate(sample("rc_read"), true);
+        Correlation.ClockOffset o = b.result().clockOffsets().get(0);
+        assertEquals("host", o.from());
+        assertEquals("switch", o.to());
+        assertTrue(o.offsetNs() != null, o.note());
+        assertTrue(Math.abs(o.offsetNs() - THETA) <= o.boundNs(), o.offsetNs() + " ± " + o.boundNs() + " misses " + THETA);
+        // Constant delays: the bound is half their sum, the midpoint off by half their difference.
+        assertEquals((TO_B + TO_A) / 2, o.boundNs());
+        assertEquals(THETA + (TO_B - TO_A) / 2, o.offsetNs());
+        List<Correlation.Delay> delays = b.result().oneWayDelays();
+        assertEquals(2, delays.size(), delays.toString());
+        for (Correlation.Delay d : delays) {
+            // Corrected by the midpoint, each way is off by the same half difference, in opposite senses.
+            long expected = d.from().equals("host") ? TO_B - (TO_B - TO_A) / 2 : TO_A + (TO_B - TO_A) / 2;
+            assertEquals(expected, d.minNs(), d.toString());
+            assertEquals(expected, d.maxNs(), d.toString());
+        }
+    }
+
+    @Test
+    void lossesAreLocatedBetweenThePointsAndCaptureMissesToldApart() throws IOException {
+        Built b = correlate(sample("rc_read"), true);
+        Set<Long> wire = new HashSet<>();
+        Set<Long> missed = new HashSet<>();
+        for (Correlation.Loss l : b.result().lost()) {
+            if (l.onTheWire()) {
+                assertEquals("host", l.lastSeenAt());
+                assertEquals("switch", l.missingAt());
+                wire.add(l.lastSeenFrame());
+            } else {
+                assertEquals("switch", l.missingAt(), "a response the switch's capture did not show");
+                missed.add(l.lastSeenFrame());
+            }
+        }
+        assertTrue(!b.lostRequests().isEmpty() && !b.missedResponses().isEmpty());
+        assertEquals(b.lostRequests(), wire);
+        assertEquals(b.missedResponses(), missed);
+        Correlation.Counts counts = b.result().packets();
+        assertEquals(counts.packets().get(0) - b.lostRequests().size() - b.missedResponses().size(),
+                counts.multiSighted());
+    }
+
+    @Test
+    void oneDirectionAloneLeavesTheOffsetUnknown() throws IOException {
+        Built b = correlate(sample("rc_read"), false);
+        Correlation.ClockOffset o = b.result().clockOffsets().get(0);
+        assertNull(o.offsetNs());
+        assertTrue(o.note().contains("one direction only"), o.note());
+        assertTrue(b.result().oneWayDelays().isEmpty());
+        assertTrue(b.result().lost().isEmpty(), "no order, so no loss is placed");
+    }
+}
