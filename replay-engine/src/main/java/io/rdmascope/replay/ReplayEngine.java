@@ -861,9 +861,21 @@ public final class ReplayEngine {
 
     /** The capture ended: unanswered messages become incomplete (or, where CM told the retry count, failed). */
     public void finish() {
+        finish(Long.MIN_VALUE);
+    }
+
+    /**
+     * As {@link #finish()}, told that the capture went on until {@code captureEndNanos} (issue 21): a
+     * replay of part of a capture (one host pair's frames, one ring file of several) judges the messages
+     * left unanswered against the whole capture's end, not its own last frame — a request sent well
+     * before the real end is incomplete, not "unanswered when the capture ended". An earlier time than
+     * the last frame replayed changes nothing.
+     */
+    public void finish(long captureEndNanos) {
         if (finished) {
             return;
         }
+        lastFrameNanos = Math.max(lastFrameNanos, captureEndNanos);
         finished = true;
         while (!held.isEmpty()) {
             force(held.values().iterator().next());

@@ -69,7 +69,15 @@ public final class ReplayResult implements ReplayListener {
 
     /** Ends the replay and sorts what it found. */
     public ReplayResult finish() {
-        engine.finish();
+        return finish(Long.MIN_VALUE);
+    }
+
+    /**
+     * Ends a replay of part of a capture that went on until {@code captureEndNanos}
+     * ({@link ReplayEngine#finish(long)}), and sorts what it found.
+     */
+    public ReplayResult finish(long captureEndNanos) {
+        engine.finish(captureEndNanos);
         if (!engine.idsFinal()) {
             renumber();
         }
