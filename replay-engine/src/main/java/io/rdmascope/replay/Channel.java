@@ -440,8 +440,7 @@ final class Channel {
     private void reopen(MessageBuilder m) {
         if (Message.COMPLETED.equals(m.status) && !m.emitted && recent.remove(m)) {
             m.status = Message.INCOMPLETE;
-            m.completionFrame = null;
-            m.latencyNanos = null;
+            m.clearCompletion();
             reinsert(m);
         }
     }
@@ -735,8 +734,7 @@ final class Channel {
         }
         head.firstTimeNanos = Math.min(head.firstTimeNanos, tail.firstTimeNanos);
         head.status = Message.INCOMPLETE;
-        head.completionFrame = null;
-        head.latencyNanos = null;
+        head.clearCompletion();
     }
 
     /**
