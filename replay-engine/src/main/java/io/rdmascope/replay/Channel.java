@@ -1062,8 +1062,9 @@ final class Channel {
     }
 
     private boolean hasGap(int first, int last) {
-        for (long[] g : gaps) {
-            if (Psn.within((int) g[0], first, last)) {
+        // Indexed: asked on most requests, and the list's iterator is an object per call.
+        for (int i = 0, n = gaps.size(); i < n; i++) {
+            if (Psn.within((int) gaps.get(i)[0], first, last)) {
                 return true;
             }
         }
@@ -1518,6 +1519,9 @@ final class Channel {
 
     /** MSN shortfalls: cleared once the requester has sent what they need, reported after the hold time or at the end. */
     private void settleMsn(long nowNanos, boolean atEnd) {
+        if (msnPending.isEmpty()) {
+            return; // the usual case, on every request and answer: no iterator made
+        }
         for (Iterator<PendingMsn> it = msnPending.iterator(); it.hasNext(); ) {
             PendingMsn m = it.next();
             if (sentThrough(m.needsPsn)) {
