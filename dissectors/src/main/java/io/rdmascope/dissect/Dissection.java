@@ -65,7 +65,9 @@ public final class Dissection {
             referenceTimeNanos = io.rdmascope.proto.erf.Erf.shownTimeNanos(newFrame); // frame.time_relative counts from the first frame
         }
         this.frame = newFrame;
-        this.buffer = newFrame.buffer();
+        if (buffer != newFrame.buffer()) {
+            buffer = newFrame.buffer(); // frames share their reader's buffer: a store only when it moves (see push)
+        }
         this.base = newFrame.offset();
         this.count = 0;
         this.malformed = false;
@@ -98,7 +100,11 @@ public final class Dissection {
             markMalformed();
             return -1;
         }
-        types[count] = type;
+        if (types[count] != type) {
+            // Stored only when it differs: frame after frame the same types sit at the same indices, and a
+            // reference store into this long-lived array costs a G1 write barrier with a fence each time.
+            types[count] = type;
+        }
         starts[count] = start;
         lengths[count] = length;
         truncated[count] = cut;

@@ -73,19 +73,7 @@ final class Channel {
     /** SEND or WRITE whose FIRST was seen and LAST not yet. */
     private MessageBuilder open;
 
-    private final int[] ringPsn = new int[RING];
-    private final long[] ringFrame = new long[RING];
-    private final long[] ringTime = new long[RING];
-    private final long[] ringIcrc = new long[RING];
-    private final int[] ringIpId = new int[RING];
-    private final boolean[] ringBadCrc = new boolean[RING];
-    private final int[] ringTransmissions = new int[RING];
-    private final long[] ringSeq = new long[RING];
-    private final byte[] ringKind = new byte[RING];
-    /** Opcode, payload length and RETH DMA length sent at each PSN: a resend repeats them, a new request does not. */
-    private final short[] ringOpcode = new short[RING];
-    private final long[] ringLength = new long[RING];
-    private final long[] ringDmaLength = new long[RING];
+    private final TransmissionRing ring = new TransmissionRing(RING);
     /** The MSN of the answer to the newest PSN answered so far, and that PSN (-1 none). */
     private int msnSeen;
     private int msnSeenPsn = -1;
@@ -144,7 +132,6 @@ final class Channel {
         this.side = side;
         this.transport = transport;
         this.limits = limits;
-        java.util.Arrays.fill(ringPsn, -1);
         java.util.Arrays.fill(recentResponseNanos, -1);
     }
 
@@ -208,7 +195,7 @@ final class Channel {
             d = Psn.diff(p.psn, nextPsn);
         }
         int slot = p.psn & (RING - 1);
-        boolean seen = ringPsn[slot] == p.psn;
+        boolean seen = ring.psn(slot) == p.psn;
         if (d < 0) {
             resent(p, seen, slot);
             return;
@@ -236,18 +223,9 @@ final class Channel {
     }
 
     private void remember(PacketFacts p, int slot, int transmissions) {
-        ringSeq[slot] = ++seq;
-        ringKind[slot] = (byte) p.opcode.operation().kind().ordinal();
-        ringPsn[slot] = p.psn;
-        ringFrame[slot] = p.frame;
-        ringTime[slot] = p.timeNanos;
-        ringIcrc[slot] = p.icrcValue();
-        ringIpId[slot] = p.ipId;
-        ringBadCrc[slot] = p.icrcStatus() == 0 || p.vcrcStatus() == 0;
-        ringTransmissions[slot] = transmissions;
-        ringOpcode[slot] = (short) p.opcode.code();
-        ringLength[slot] = p.payloadLength;
-        ringDmaLength[slot] = p.rethDmaLength;
+        ring.record(slot, p.psn, ++seq, p.frame, p.timeNanos, p.icrcValue(), p.ipId,
+                p.icrcStatus() == 0 || p.vcrcStatus() == 0, transmissions, p.opcode.code(),
+                p.opcode.operation().kind().ordinal(), p.payloadLength, p.rethDmaLength);
     }
 
     /**
@@ -305,8 +283,9 @@ final class Channel {
             m = owner(p.psn);
         }
         if (transport != Transport.UC) {
-            boolean sameAsSent = seen && ringOpcode[slot] == p.opcode.code() && ringLength[slot] == p.payloadLength
-                    && ringDmaLength[slot] == p.rethDmaLength;
+            boolean sameAsSent = seen && ring.opcode(slot) == p.opcode.code()
+                    && ring.get(slot, TransmissionRing.LENGTH) == p.payloadLength
+                    && ring.get(slot, TransmissionRing.DMA_LENGTH) == p.rethDmaLength;
             if (sameAsSent && lastReuse != null && !lastReuse.finished()
                     && Psn.within(p.psn, lastReuse.firstPsn, lastReuse.lastPsn)) {
                 m = lastReuse; // a resend of the request that reused this PSN
@@ -316,9 +295,11 @@ final class Channel {
         }
         boolean continuesRun = runNext >= 0 && (p.psn == runNext
                 || (runNextMax >= 0 && Psn.within(p.psn, runNext, runNextMax)));
-        if (seen && !continuesRun && ringIcrc[slot] == p.icrcValue() && ringIpId[slot] == p.ipId
-                && p.timeNanos - ringTime[slot] < DUPLICATE_WINDOW_NANOS && triggerPsn != p.psn) {
-            conversation.observe(new Observation.Duplicate(p.frame, conversation.id, p.psn, ringFrame[slot]));
+        if (seen && !continuesRun && ring.get(slot, TransmissionRing.ICRC) == p.icrcValue() && ring.ipId(slot) == p.ipId
+                && p.timeNanos - ring.get(slot, TransmissionRing.TIME) < DUPLICATE_WINDOW_NANOS
+                && triggerPsn != p.psn) {
+            conversation.observe(new Observation.Duplicate(p.frame, conversation.id, p.psn,
+                    ring.get(slot, TransmissionRing.FRAME)));
             conversation.stats.duplicates(side);
             if (m != null) {
                 m.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
@@ -344,7 +325,7 @@ final class Channel {
                 runTrigger = Trigger.IMPLIED_NAK; // a READ or atomic from before the capture, resent the same way
             } else {
                 runTrigger = Trigger.TIMEOUT;
-                long silence = seen ? p.timeNanos - ringTime[slot] : 0;
+                long silence = seen ? p.timeNanos - ring.get(slot, TransmissionRing.TIME) : 0;
                 conversation.observe(new Observation.AckTimeout(p.frame, conversation.id, p.psn, silence));
                 conversation.stats.timeouts(side);
             }
@@ -386,7 +367,7 @@ final class Channel {
         if (m != null) {
             m.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
         }
-        remember(p, slot, ringTransmissions[slot] + 1);
+        remember(p, slot, ring.transmissions(slot) + 1);
     }
 
     /**
@@ -399,9 +380,9 @@ final class Channel {
         Operation.Kind kind = p.opcode.operation().kind();
         String earlier = null;
         long earlierFrame = 0;
-        if (seen && !(kind == Operation.Kind.READ && ringKind[slot] == Operation.Kind.READ.ordinal())) {
-            earlier = io.rdmascope.proto.ib.Opcodes.of(ringOpcode[slot]).shortName();
-            earlierFrame = ringFrame[slot];
+        if (seen && !(kind == Operation.Kind.READ && ring.kind(slot) == Operation.Kind.READ.ordinal())) {
+            earlier = io.rdmascope.proto.ib.Opcodes.of(ring.opcode(slot)).shortName();
+            earlierFrame = ring.get(slot, TransmissionRing.FRAME);
         } else if (m != null && m.kind == MessageKind.READ && kind != Operation.Kind.READ && spanCertain(m)
                 && Psn.within(p.psn, m.firstPsn, m.lastPsn)) {
             earlier = "READ PSN " + m.firstPsn + "-" + m.lastPsn;
@@ -459,8 +440,7 @@ final class Channel {
     private void reopen(MessageBuilder m) {
         if (Message.COMPLETED.equals(m.status) && !m.emitted && recent.remove(m)) {
             m.status = Message.INCOMPLETE;
-            m.completionFrame = null;
-            m.latencyNanos = null;
+            m.clearCompletion();
             reinsert(m);
         }
     }
@@ -473,12 +453,12 @@ final class Channel {
     private long lastTransmissionSeq(MessageBuilder m, int psn) {
         long since = Long.MIN_VALUE;
         int a = m.firstPsn & (RING - 1);
-        if (ringPsn[a] == m.firstPsn) {
-            since = ringSeq[a];
+        if (ring.psn(a) == m.firstPsn) {
+            since = ring.get(a, TransmissionRing.SEQ);
         }
         int b = psn & (RING - 1);
-        if (ringPsn[b] == psn) {
-            since = Math.max(since, ringSeq[b]);
+        if (ring.psn(b) == psn) {
+            since = Math.max(since, ring.get(b, TransmissionRing.SEQ));
         }
         return since;
     }
@@ -754,8 +734,7 @@ final class Channel {
         }
         head.firstTimeNanos = Math.min(head.firstTimeNanos, tail.firstTimeNanos);
         head.status = Message.INCOMPLETE;
-        head.completionFrame = null;
-        head.latencyNanos = null;
+        head.clearCompletion();
     }
 
     /**
@@ -1083,8 +1062,9 @@ final class Channel {
     }
 
     private boolean hasGap(int first, int last) {
-        for (long[] g : gaps) {
-            if (Psn.within((int) g[0], first, last)) {
+        // Indexed: asked on most requests, and the list's iterator is an object per call.
+        for (int i = 0, n = gaps.size(); i < n; i++) {
+            if (Psn.within((int) gaps.get(i)[0], first, last)) {
                 return true;
             }
         }
@@ -1200,8 +1180,8 @@ final class Channel {
      */
     private boolean requestMissedByCapture(PacketFacts r, Operation.Kind kind) {
         int slot = r.psn & (RING - 1);
-        if (ringPsn[slot] == r.psn) {
-            Operation.Kind captured = Operation.Kind.values()[ringKind[slot]];
+        if (ring.psn(slot) == r.psn) {
+            Operation.Kind captured = Operation.Kind.values()[ring.kind(slot)];
             return captured == kind || (kind == Operation.Kind.READ
                     && (captured == Operation.Kind.FLUSH || captured == Operation.Kind.ATOMIC_WRITE));
         }
@@ -1231,7 +1211,7 @@ final class Channel {
         if (!read && r.opcode.operation() != Operation.ATOMIC_ACKNOWLEDGE) {
             return false;
         }
-        if (beforeStart(r.psn) || ringPsn[r.psn & (RING - 1)] == r.psn) {
+        if (beforeStart(r.psn) || ring.psn(r.psn & (RING - 1)) == r.psn) {
             return false;
         }
         if (read && answersPendingRead(r)) {
@@ -1328,7 +1308,7 @@ final class Channel {
             return false;
         }
         int slot = oldest.firstPsn & (RING - 1);
-        boolean resent = ringPsn[slot] == oldest.firstPsn && ringTransmissions[slot] > 1;
+        boolean resent = ring.psn(slot) == oldest.firstPsn && ring.transmissions(slot) > 1;
         if (conversation.capture.missesPackets && !resent) {
             return false;
         }
@@ -1539,6 +1519,9 @@ final class Channel {
 
     /** MSN shortfalls: cleared once the requester has sent what they need, reported after the hold time or at the end. */
     private void settleMsn(long nowNanos, boolean atEnd) {
+        if (msnPending.isEmpty()) {
+            return; // the usual case, on every request and answer: no iterator made
+        }
         for (Iterator<PendingMsn> it = msnPending.iterator(); it.hasNext(); ) {
             PendingMsn m = it.next();
             if (sentThrough(m.needsPsn)) {
@@ -1631,8 +1614,9 @@ final class Channel {
             // R3.3: earlier PSNs are acknowledged; the named one was lost (or arrived damaged).
             if (!resolveGap(p.psn, true)) {
                 int slot = p.psn & (RING - 1);
-                if (ringPsn[slot] == p.psn && !ringBadCrc[slot]) {
-                    conversation.observe(new Observation.PacketLost(ringFrame[slot], conversation.id, p.psn, true));
+                if (ring.psn(slot) == p.psn && !ring.badCrc(slot)) {
+                    conversation.observe(new Observation.PacketLost(ring.get(slot, TransmissionRing.FRAME),
+                            conversation.id, p.psn, true));
                     conversation.stats.lostAfterCapture[side]++;
                     conversation.stats.lost(side);
                 }
@@ -1678,7 +1662,7 @@ final class Channel {
         if (limit >= 0 && limit < 7 && rnrNaks > limit) {
             // R3.4: the requester has used its RNR retries; its QP goes to the error state.
             int slot = p.psn & (RING - 1);
-            long last = ringPsn[slot] == p.psn ? ringFrame[slot] : p.frame;
+            long last = ring.psn(slot) == p.psn ? ring.get(slot, TransmissionRing.FRAME) : p.frame;
             giveUp(p.psn, last, true, rnrNaks);
         }
     }
@@ -1819,7 +1803,7 @@ final class Channel {
     private void correctGuessedSpan(MessageBuilder m, int exactLast) {
         if (Psn.diff(m.lastPsn, exactLast) > 0) {
             for (int psn = Psn.add(exactLast, 1); Psn.diff(psn, m.lastPsn) <= 0; psn = Psn.add(psn, 1)) {
-                if (ringPsn[psn & (RING - 1)] != psn && !isGap(psn) && gaps.size() < limits.gapPsns()) {
+                if (ring.psn(psn & (RING - 1)) != psn && !isGap(psn) && gaps.size() < limits.gapPsns()) {
                     gaps.add(new long[]{psn, m.spanGuessedAt});
                 }
             }
@@ -1888,8 +1872,8 @@ final class Channel {
         if (head != null && retries >= 0 && !conversation.inError()) {
             int slot = head.firstPsn & (RING - 1);
             // At least one retry seen, so the requester is known to retry; the count then says it stopped.
-            if (ringPsn[slot] == head.firstPsn && ringTransmissions[slot] >= Math.max(2, retries + 1)) {
-                giveUp(head.firstPsn, ringFrame[slot], false, ringTransmissions[slot]);
+            if (ring.psn(slot) == head.firstPsn && ring.transmissions(slot) >= Math.max(2, retries + 1)) {
+                giveUp(head.firstPsn, ring.get(slot, TransmissionRing.FRAME), false, ring.transmissions(slot));
             }
         }
         if (checkStall(captureEndNanos, "the capture ended", 0)) {

@@ -143,14 +143,15 @@ final class Conversation {
             return;
         }
         m.emitted = true;
-        if (m.completionAckPsn >= 0 && m.completionFrame != null && Message.COMPLETED.equals(m.status)) {
+        if (m.completionAckPsn >= 0 && m.hasCompletion && Message.COMPLETED.equals(m.status)) {
             countAckCompletion(m.completionFrame, m.completionAckPsn);
         }
         Endpoint from = endpoints[side];
         Endpoint to = endpoints[1 - side];
         listener.message(new Message(id, from.addressText, to.addressText, from.qpn < 0 ? null : from.qpn,
                 to.qpn, m.kind, transport, m.firstPsn, m.lastPsn, m.bytes, m.frames.toSortedList(), m.responseFrames.toList(),
-                m.completionFrame, m.latencyNanos, m.status, m.immediate, m.invalidatedRkey,
+                m.hasCompletion ? Integer.valueOf(m.completionFrame) : null,
+                m.hasCompletion ? Long.valueOf(m.latencyNanos) : null, m.status, m.immediate, m.invalidatedRkey,
                 m.firstMissing || m.lastMissing || m.psnsMissing ? Boolean.TRUE : null));
     }
 

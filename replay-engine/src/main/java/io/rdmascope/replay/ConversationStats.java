@@ -58,7 +58,7 @@ final class ConversationStats {
     void completed(int side, MessageBuilder m) {
         messages[side]++;
         messageBytes[side] += m.bytes;
-        if (m.latencyNanos != null) {
+        if (m.hasCompletion) {
             goodput.add(m.firstTimeNanos + m.latencyNanos, m.bytes);
             latency.add(m.latencyNanos);
             latencyByKind.computeIfAbsent(m.kind, k -> new LatencyHistogram()).add(m.latencyNanos);

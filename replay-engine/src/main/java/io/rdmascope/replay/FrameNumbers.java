@@ -3,6 +3,7 @@ package io.rdmascope.replay;
 import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.RandomAccess;
 
 /**
@@ -15,6 +16,8 @@ final class FrameNumbers {
     private int size;
     /** {@code values} is also a handed-out list's array: copy before writing into it. */
     private boolean shared;
+    /** Frames were added in ascending order (the usual case: a late FIRST is rare), so no sort is needed. */
+    private boolean ascending = true;
 
     private static final int[] NONE = new int[0];
 
@@ -43,6 +46,9 @@ final class FrameNumbers {
             values = Arrays.copyOf(values, Math.max(2, size * 2));
             shared = false;
         }
+        if (size > 0 && frame < values[size - 1]) {
+            ascending = false;
+        }
         values[size++] = frame;
     }
 
@@ -52,6 +58,7 @@ final class FrameNumbers {
             shared = false;
         }
         size = 0;
+        ascending = true;
     }
 
     int min() {
@@ -62,45 +69,47 @@ final class FrameNumbers {
         return lowest;
     }
 
-    /** An immutable copy in capture order (a late FIRST joins after later PSNs' frames, so sort when needed). */
+    /**
+     * An immutable list in capture order (a late FIRST joins after later PSNs' frames): frames added in
+     * order are handed out without a copy or a sort, sharing the array ({@link #shared}); only a list
+     * added out of order is copied and sorted.
+     */
     List<Integer> toSortedList() {
-        for (int i = 1; i < size; i++) {
-            if (values[i] < values[i - 1]) {
-                int[] sorted = Arrays.copyOf(values, size);
-                Arrays.sort(sorted);
-                return new View(sorted);
-            }
+        if (ascending) {
+            return toList();
         }
-        return toList();
+        int[] sorted = Arrays.copyOf(values, size);
+        Arrays.sort(sorted);
+        return new View(sorted, size);
     }
 
-    /** An immutable list in the order added; shares the array when it is full (the usual case), else copies. */
+    /** An immutable list in the order added, sharing the array: a later add or clear copies it first. */
     List<Integer> toList() {
         if (size == 0) {
             return List.of();
         }
-        if (size == values.length) {
-            shared = true;
-            return new View(values);
-        }
-        return new View(Arrays.copyOf(values, size));
+        shared = true;
+        return new View(values, size);
     }
 
     private static final class View extends AbstractList<Integer> implements RandomAccess {
         private final int[] frames;
+        private final int size;
 
-        View(int[] frames) {
+        View(int[] frames, int size) {
             this.frames = frames;
+            this.size = size;
         }
 
         @Override
         public Integer get(int index) {
+            Objects.checkIndex(index, size);
             return frames[index];
         }
 
         @Override
         public int size() {
-            return frames.length;
+            return size;
         }
     }
 }

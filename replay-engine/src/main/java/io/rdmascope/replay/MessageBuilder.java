@@ -43,8 +43,14 @@ final class MessageBuilder {
     /** Pad-count violation found: bytes were counted from the DMA length instead. */
     boolean padFixed;
     String status = Message.INCOMPLETE;
-    Integer completionFrame;
-    Long latencyNanos;
+    /**
+     * The frame that completed it and the latency, meaningful only while {@link #hasCompletion}: kept as
+     * primitives (boxed once, when the message is handed out) since a builder often outlives a GC cycle
+     * and a reference stored into an old object pays a G1 write barrier with a fence.
+     */
+    boolean hasCompletion;
+    int completionFrame;
+    long latencyNanos;
     boolean emitted;
     /** The capture misses its FIRST (the message started in a PSN gap or before the capture). */
     boolean firstMissing;
@@ -234,9 +240,17 @@ final class MessageBuilder {
         return !Message.INCOMPLETE.equals(status);
     }
 
+    /** Forgets a completion a resend or a join took back. */
+    void clearCompletion() {
+        hasCompletion = false;
+        completionFrame = 0;
+        latencyNanos = 0;
+    }
+
     void finish(String newStatus, long frame, long timeNanos) {
         status = newStatus;
         if (frame > 0) {
+            hasCompletion = true;
             completionFrame = (int) frame;
             latencyNanos = timeNanos - firstTimeNanos;
         }

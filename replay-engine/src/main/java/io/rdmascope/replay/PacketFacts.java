@@ -8,8 +8,6 @@ import io.rdmascope.proto.ib.InfiniBand;
 import io.rdmascope.proto.ib.Opcode;
 import io.rdmascope.proto.ib.Opcodes;
 import io.rdmascope.proto.ip.Ip;
-import io.rdmascope.proto.ip.Transport;
-import io.rdmascope.proto.mad.Cm;
 import io.rdmascope.proto.mad.Mad;
 
 import java.nio.ByteBuffer;
@@ -77,6 +75,13 @@ final class PacketFacts {
     /** A copy's ICRC value, read when the copy was made (a copy keeps no reference to the frame's buffer). */
     private long icrcValueCopy = -1;
 
+    /**
+     * The header kind last seen at each layer index: consecutive frames mostly have the same layers, so
+     * a layer's kind is usually known without a lookup. Made by the first {@link #read}, so copies have none.
+     */
+    private HeaderType[] kindOfLayerType;
+    private byte[] kindOfLayer;
+
     // Management datagrams to QP1: the CM attribute and the layer holding the CM message.
     int madClass = -1;
     int madAttribute = -1;
@@ -101,8 +106,12 @@ final class PacketFacts {
         if (!headersCut && d.layerLength(bthLayer) < 12) {
             return false;
         }
-        dissection = d;
-        rdma = r;
+        if (dissection != d) {
+            // One dissection serves every frame: reference fields of this long-lived object are written only
+            // when they change (a reference store pays a G1 write barrier with a fence).
+            dissection = d;
+            rdma = r;
+        }
         icrcStatus = -1;
         vcrcStatus = -1;
         frame = d.frame().number();
@@ -120,74 +129,94 @@ final class PacketFacts {
         aethSyndrome = aethMsn = dethSourceQp = xrcSrq = madClass = madAttribute = cmLayer = -1;
         rethDmaLength = immediate = invalidateRkey = -1;
         rethVa = rethRkey = 0;
-        cmType = null;
+        if (cmType != null) {
+            cmType = null;
+        }
         boolean haveLid = false;
         int declaredEnd = -1; // where the transport packet ends by its own length fields (frame offset)
         int slid = 0;
         int dlid = 0;
-        for (int layer = 0; layer < d.layerCount(); layer++) {
+        int layers = d.layerCount();
+        if (kindOfLayerType == null) {
+            kindOfLayerType = new HeaderType[Dissection.MAX_LAYERS];
+            kindOfLayer = new byte[Dissection.MAX_LAYERS];
+        }
+        for (int layer = 0; layer < layers; layer++) {
             HeaderType t = d.layerType(layer);
-            int at = d.layerAt(layer);
-            if (d.isLayerTruncated(layer) || d.layerLength(layer) < fixedSize(t)) {
+            int kind;
+            if (t == kindOfLayerType[layer]) {
+                kind = kindOfLayer[layer]; // the usual case: the same header type at this index as last frame
+            } else {
+                kind = HeaderReads.kind(t);
+                kindOfLayerType[layer] = t;
+                kindOfLayer[layer] = (byte) kind;
+            }
+            if (kind == HeaderReads.OTHER || d.isLayerTruncated(layer)
+                    || d.layerLength(layer) < HeaderReads.fixedSize(kind)) {
                 continue; // cut by the capture, or shorter than its type in a malformed packet (found by fuzzing)
             }
-            if (t == Ip.IPV4) {
-                addressKind = Address.IPV4;
-                srcLo = Ip.V4_SRC.read(b, at);
-                dstLo = Ip.V4_DST.read(b, at);
-                ecn = (int) (Ip.V4_DSFIELD.read(b, at) & 3);
-                ipId = (int) Ip.V4_ID.read(b, at);
-            } else if (t == Ip.IPV6) {
-                addressKind = Address.IPV6;
-                srcHi = b.getLong(at + Ip.V6_SRC.offset());
-                srcLo = b.getLong(at + Ip.V6_SRC.offset() + 8);
-                dstHi = b.getLong(at + Ip.V6_DST.offset());
-                dstLo = b.getLong(at + Ip.V6_DST.offset() + 8);
-                ecn = (b.get(at + 1) >> 4) & 3; // traffic class spans bytes 0-1: ECN is bits 21:20
-            } else if (t == Transport.UDP) {
-                udpSourcePort = (int) Transport.UDP_SRCPORT.read(b, at);
-                declaredEnd = d.layerStart(layer) + (int) Transport.UDP_LENGTH.read(b, at);
-            } else if (t == InfiniBand.LRH) {
-                haveLid = true;
-                slid = (int) InfiniBand.LRH_SLID.read(b, at);
-                dlid = (int) InfiniBand.LRH_DLID.read(b, at);
-                declaredEnd = d.layerStart(layer) + 4 * (int) InfiniBand.LRH_PKTLEN.read(b, at); // LRH..ICRC
-            } else if (t == InfiniBand.GRH) {
-                addressKind = Address.IPV6;
-                srcHi = b.getLong(at + InfiniBand.GRH_SGID.offset());
-                srcLo = b.getLong(at + InfiniBand.GRH_SGID.offset() + 8);
-                dstHi = b.getLong(at + InfiniBand.GRH_DGID.offset());
-                dstLo = b.getLong(at + InfiniBand.GRH_DGID.offset() + 8);
-                ecn = (int) ((InfiniBand.GRH_TCLASS.read(b, at)) & 3);
-                if (!haveLid) {
-                    declaredEnd = d.layerStart(layer) + 40 + (int) InfiniBand.GRH_PAYLEN.read(b, at); // RoCEv1
+            int at = d.layerAt(layer);
+            switch (kind) {
+                case HeaderReads.IPV4 -> {
+                    addressKind = Address.IPV4;
+                    srcLo = HeaderReads.u32(b, at + HeaderReads.IPV4_SOURCE);
+                    dstLo = HeaderReads.u32(b, at + HeaderReads.IPV4_DESTINATION);
+                    ecn = HeaderReads.ipv4Ecn(b, at);
+                    ipId = HeaderReads.u16(b, at + HeaderReads.IPV4_ID);
                 }
-            } else if (t == InfiniBand.BTH) {
-                psn = (int) InfiniBand.BTH_PSN.read(b, at);
-                destQp = (int) InfiniBand.BTH_DESTQP.read(b, at);
-                ackRequest = InfiniBand.BTH_A.read(b, at) != 0;
-            } else if (t == InfiniBand.AETH) {
-                aethSyndrome = (int) InfiniBand.AETH_SYNDROME.read(b, at);
-                aethMsn = (int) InfiniBand.AETH_MSN.read(b, at);
-            } else if (t == InfiniBand.RETH) {
-                rethVa = InfiniBand.RETH_VA.read(b, at);
-                rethRkey = InfiniBand.RETH_R_KEY.read(b, at);
-                rethDmaLength = InfiniBand.RETH_DMALEN.read(b, at);
-            } else if (t == InfiniBand.DETH) {
-                dethSourceQp = (int) InfiniBand.DETH_SRCQP.read(b, at);
-            } else if (t == InfiniBand.IMMDT) {
-                immediate = InfiniBand.IMMDT_VALUE.read(b, at);
-            } else if (t == InfiniBand.IETH) {
-                invalidateRkey = InfiniBand.IETH_R_KEY.read(b, at);
-            } else if (t == InfiniBand.XRCETH) {
-                xrcSrq = (int) InfiniBand.XRCETH_XRCSRQ.read(b, at);
-            } else if (t == Mad.HEADER) {
-                madClass = (int) Mad.MGMT_CLASS.read(b, at);
-                madAttribute = (int) Mad.ATTRIBUTE_ID.read(b, at);
-            } else if (madClass == Mad.CLASS_CM && Cm.HEADERS.contains(t)) {
-                if (cmLayer < 0) {
-                    cmLayer = layer;
-                    cmType = t;
+                case HeaderReads.IPV6 -> {
+                    addressKind = Address.IPV6;
+                    addresses(b, at + Ip.V6_SRC.offset(), at + Ip.V6_DST.offset());
+                    ecn = (b.get(at + 1) >> 4) & 3; // traffic class spans bytes 0-1: ECN is bits 21:20
+                }
+                case HeaderReads.UDP -> {
+                    udpSourcePort = HeaderReads.u16(b, at + HeaderReads.UDP_SOURCE_PORT);
+                    declaredEnd = d.layerStart(layer) + HeaderReads.u16(b, at + HeaderReads.UDP_LENGTH);
+                }
+                case HeaderReads.LRH -> {
+                    haveLid = true;
+                    slid = HeaderReads.u16(b, at + HeaderReads.LRH_SLID);
+                    dlid = HeaderReads.u16(b, at + HeaderReads.LRH_DLID);
+                    declaredEnd = d.layerStart(layer) + 4 * HeaderReads.lrhPacketLength(b, at); // LRH..ICRC
+                }
+                case HeaderReads.GRH -> {
+                    addressKind = Address.IPV6;
+                    addresses(b, at + InfiniBand.GRH_SGID.offset(), at + InfiniBand.GRH_DGID.offset());
+                    ecn = HeaderReads.grhTrafficClass(b, at) & 3;
+                    if (!haveLid) {
+                        // RoCEv1: the GRH's payload length ends the packet
+                        declaredEnd = d.layerStart(layer) + 40 + HeaderReads.u16(b, at + HeaderReads.GRH_PAYLOAD_LENGTH);
+                    }
+                }
+                case HeaderReads.BTH -> {
+                    psn = HeaderReads.u24(b, at + HeaderReads.BTH_PSN);
+                    destQp = HeaderReads.u24(b, at + HeaderReads.BTH_DEST_QP);
+                    ackRequest = HeaderReads.bthAckRequest(b, at);
+                }
+                case HeaderReads.AETH -> {
+                    aethSyndrome = HeaderReads.u8(b, at + HeaderReads.AETH_SYNDROME);
+                    aethMsn = HeaderReads.u24(b, at + HeaderReads.AETH_MSN);
+                }
+                case HeaderReads.RETH -> {
+                    rethVa = HeaderReads.u64(b, at + HeaderReads.RETH_VA);
+                    rethRkey = HeaderReads.u32(b, at + HeaderReads.RETH_R_KEY);
+                    rethDmaLength = HeaderReads.u32(b, at + HeaderReads.RETH_DMA_LENGTH);
+                }
+                case HeaderReads.DETH -> dethSourceQp = HeaderReads.u24(b, at + HeaderReads.DETH_SOURCE_QP);
+                case HeaderReads.IMMDT -> immediate = HeaderReads.u32(b, at + HeaderReads.WHOLE_WORD);
+                case HeaderReads.IETH -> invalidateRkey = HeaderReads.u32(b, at + HeaderReads.WHOLE_WORD);
+                case HeaderReads.XRCETH -> xrcSrq = HeaderReads.u24(b, at + HeaderReads.XRCETH_SRQ);
+                case HeaderReads.MAD -> {
+                    madClass = HeaderReads.u8(b, at + HeaderReads.MAD_CLASS);
+                    madAttribute = HeaderReads.u16(b, at + HeaderReads.MAD_ATTRIBUTE);
+                }
+                case HeaderReads.CM -> {
+                    if (madClass == Mad.CLASS_CM && cmLayer < 0) {
+                        cmLayer = layer;
+                        cmType = t;
+                    }
+                }
+                default -> {
                 }
             }
         }
@@ -200,7 +229,10 @@ final class PacketFacts {
             opcode = null;
             return true;
         }
-        opcode = Opcodes.of(r.opcode);
+        Opcode code = Opcodes.of(r.opcode);
+        if (opcode != code) {
+            opcode = code;
+        }
         padCount = r.padCount;
         truncated = wireLength > capturedLength;
         cutSilently = d.isCutSilently();
@@ -211,6 +243,14 @@ final class PacketFacts {
             payloadLength = r.payloadLength;
         }
         return true;
+    }
+
+    /** Source and destination of an IPv6 header or GRH, 16 bytes each at buffer indices {@code src}, {@code dst}. */
+    private void addresses(ByteBuffer b, int src, int dst) {
+        srcHi = b.getLong(src);
+        srcLo = b.getLong(src + 8);
+        dstHi = b.getLong(dst);
+        dstLo = b.getLong(dst + 8);
     }
 
     /** Whether the BTH, or an extension header after it, runs past the bytes the capture kept. */
@@ -225,32 +265,6 @@ final class PacketFacts {
             }
         }
         return false;
-    }
-
-    /** Bytes a header must have before its fields are read here; 0 for headers read no further. */
-    private static int fixedSize(HeaderType t) {
-        if (t == Ip.IPV4) {
-            return 20;
-        }
-        if (t == Ip.IPV6 || t == InfiniBand.GRH) {
-            return 40;
-        }
-        if (t == Transport.UDP || t == InfiniBand.LRH || t == InfiniBand.DETH) {
-            return 8;
-        }
-        if (t == InfiniBand.BTH) {
-            return 12;
-        }
-        if (t == InfiniBand.RETH) {
-            return 16;
-        }
-        if (t == InfiniBand.AETH || t == InfiniBand.IMMDT || t == InfiniBand.IETH || t == InfiniBand.XRCETH) {
-            return 4;
-        }
-        if (t == Mad.HEADER) {
-            return Mad.COMMON_HEADER_SIZE;
-        }
-        return 0;
     }
 
     /**

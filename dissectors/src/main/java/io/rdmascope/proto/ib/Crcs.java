@@ -114,9 +114,11 @@ public final class Crcs {
             }
         }
         int copyFrom = n;
-        for (int i = start; i < headerEnd; i++) {
-            s[n++] = (byte) d.u8(i);
-        }
+        // One bulk copy of the headers to mask (not a bounds-checked read per byte): the ICRC is checked
+        // for every RoCE frame the replay sees, so this runs once per frame.
+        int headerBytes = Math.max(0, headerEnd - start);
+        d.buffer().get(d.base() + start, s, n, headerBytes);
+        n += headerBytes;
         int net = copyFrom; // start of the network header in scratch
         switch (r.encapsulation) {
             case ROCE_V2_IPV4 -> {

@@ -8,6 +8,8 @@ import io.rdmascope.field.HeaderType;
 import io.rdmascope.proto.data.Data;
 import io.rdmascope.proto.ip.Ip;
 
+import java.util.List;
+
 /**
  * The InfiniBand transport, reached three ways that share one core ({@link #transport}): RoCEv2
  * (UDP port 4791), RoCEv1 (ethertype 0x8915: GRH then BTH) and native InfiniBand (LRH first).
@@ -155,7 +157,11 @@ public final class InfiniBandDissector {
         boolean icrcCaptured = end - 4 >= offset + 12 && end <= d.capturedLength() && !cutByCapture;
         int headersEnd = icrcCaptured ? end - 4 : end;
         int at = offset + 12;
-        for (HeaderType h : opcode.headers()) {
+        // Indexed, not for-each: the opcode table mixes List.of shapes, and the iterator of a list the JIT
+        // cannot pin to one class is allocated for every frame.
+        List<HeaderType> chainHeaders = opcode.headers();
+        for (int i = 0, count = chainHeaders.size(); i < count; i++) {
+            HeaderType h = chainHeaders.get(i);
             int size = sizeOf(h);
             if (at + size > headersEnd) {
                 if (at + size > d.capturedLength()) {
