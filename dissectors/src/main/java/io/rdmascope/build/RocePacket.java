@@ -676,22 +676,7 @@ public final class RocePacket {
 
     /** Size of every header type the builder emits; the IB ones come from the dissector's table. */
     static int sizeOf(HeaderType type) {
-        if (type == Ethernet.HEADER) {
-            return 14;
-        }
-        if (type == Ethernet.VLAN) {
-            return 4;
-        }
-        if (type == Ip.IPV4 || type == Transport.TCP) {
-            return 20;
-        }
-        if (type == Ip.IPV6) {
-            return 40;
-        }
-        if (type == Transport.UDP) {
-            return 8;
-        }
-        return InfiniBandDissector.sizeOf(type);
+        return type.fixedLength(); // every header the builder emits has a fixed size, its fields' end
     }
 
     private static List<HeaderType> buildable() {

@@ -14,11 +14,32 @@ import java.util.List;
  * @param selfType    how the header itself prints with {@code -e}: Wireshark registers most RDMA
  *                    sub-headers as FT_BYTES and protocols as FT_PROTOCOL
  * @param fields      fields in the order the detail tree shows them
+ * @param fixedLength bytes every instance of the header has: where its last fixed-size field ends
+ *                    (rest-of-header fields such as options or payloads come after it). Derived from the
+ *                    fields, so that the dissector, the packet builder and the replay engine read one
+ *                    size instead of restating it (issue 19)
  */
-public record HeaderType(String abbrev, String name, Protocol protocol, FieldType selfType, List<Field> fields) {
+public record HeaderType(String abbrev, String name, Protocol protocol, FieldType selfType, List<Field> fields,
+                         int fixedLength) {
 
     public HeaderType {
         fields = List.copyOf(fields);
+    }
+
+    /** A header type whose fixed length is where its fields end. */
+    public HeaderType(String abbrev, String name, Protocol protocol, FieldType selfType, List<Field> fields) {
+        this(abbrev, name, protocol, selfType, fields, endOfFixedFields(fields));
+    }
+
+    /** Where the last field of a fixed size ends; computed and rest-of-header fields have none. */
+    private static int endOfFixedFields(List<Field> fields) {
+        int end = 0;
+        for (Field f : fields) {
+            if (f.length() > 0 && f.length() != Field.REST_OF_HEADER) {
+                end = Math.max(end, f.offset() + f.length());
+            }
+        }
+        return end;
     }
 
     /** The header that is a whole protocol on its own ({@code udp}). */

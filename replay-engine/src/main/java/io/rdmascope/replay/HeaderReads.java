@@ -39,7 +39,7 @@ final class HeaderReads {
      * Bytes a header of each kind must have before its fields are read: a shorter one is a malformed
      * packet (found by fuzzing). 0 for kinds read no further than their type.
      */
-    private static final int[] FIXED_SIZE = {0, 20, 40, 8, 8, 40, 12, 4, 16, 8, 4, 4, 4, Mad.COMMON_HEADER_SIZE, 0};
+    private static final int[] FIXED_SIZE = new int[CM + 1];
 
     // Open-addressing table from header type (by identity) to kind. Filled once here, never written after.
     private static final int TABLE_SIZE = 64;
@@ -53,6 +53,7 @@ final class HeaderReads {
                 InfiniBand.XRCETH, Mad.HEADER);
         for (int k = 0; k < byKind.size(); k++) {
             put(byKind.get(k), k + 1);
+            FIXED_SIZE[k + 1] = byKind.get(k).fixedLength(); // the header's own size, from its field layout
         }
         for (HeaderType t : Cm.HEADERS) {
             if (kind(t) == OTHER) {

@@ -27,22 +27,7 @@ public final class InfiniBandDissector {
 
     /** Fixed size of each InfiniBand header type (IBTA 9.2–9.3). */
     public static int sizeOf(HeaderType h) {
-        if (h == InfiniBand.LRH || h == InfiniBand.ATOMICACKETH || h == InfiniBand.DETH || h == InfiniBand.DCETH) {
-            return 8;
-        }
-        if (h == InfiniBand.GRH) {
-            return 40;
-        }
-        if (h == InfiniBand.BTH) {
-            return 12;
-        }
-        if (h == InfiniBand.RETH || h == InfiniBand.CNP || h == InfiniBand.DCCETH) {
-            return 16;
-        }
-        if (h == InfiniBand.ATOMICETH) {
-            return 28;
-        }
-        return 4; // RDETH, AETH, ImmDt, IETH, XRCETH, FETH
+        return h.fixedLength(); // from the header's field layout (IBTA 9.2-9.3 header formats)
     }
 
     /** RoCEv2: the UDP payload is BTH … ICRC. */
