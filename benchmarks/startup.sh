@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Start-up of whole rdmascope processes: `--version`, `summary` and `check` on the bundled sample
-# (sample-pcaps/captures/roce_v2_mixed.pcapng, 310 frames), each variant RUNS times (default 10),
+# (sample-pcaps/captures/roce_v2_mixed.pcapng, 300 frames), each variant RUNS times (default 10),
 # the variants alternating run by run; prints the median elapsed and CPU (user + sys) milliseconds of
 # each and the load average before each command's runs.
 #
