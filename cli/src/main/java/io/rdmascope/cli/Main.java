@@ -5,6 +5,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -12,13 +13,19 @@ import java.util.Map;
  * input or usage. Errors are one line on stderr, never a stack trace (set RDMASCOPE_DEBUG=1 to see one).
  */
 @Command(name = "rdmascope", version = "rdmascope 0.1.0",
-        description = "Capture and protocol analyzer for RDMA traffic (InfiniBand, RoCEv1, RoCEv2).",
-        subcommands = {DissectCommand.class, MessagesCommand.class, FlowsCommand.class, SummaryCommand.class, FieldsCommand.class,
-                CaptureCommand.class,
-                InterfacesCommand.class,
-                GenerateCommand.class, CheckCommand.class, ExplainCommand.class, RulesCommand.class, MergeCommand.class, CorrelateCommand.class,
-                CommandLine.HelpCommand.class})
+        description = "Capture and protocol analyzer for RDMA traffic (InfiniBand, RoCEv1, RoCEv2).")
 public final class Main {
+    /**
+     * The verbs, in the order help lists them. Added in code rather than by the annotation's
+     * {@code subcommands} so that a run builds the picocli model of the one verb it runs: building all
+     * fourteen by reflection is about 0.23 s of a 0.3 s start, one about 0.1 s (docs/performance.md,
+     * "Issue 18: start-up and the measuring script").
+     */
+    static final List<Class<?>> VERBS = List.of(DissectCommand.class, MessagesCommand.class, FlowsCommand.class,
+            SummaryCommand.class, FieldsCommand.class, CaptureCommand.class, InterfacesCommand.class,
+            GenerateCommand.class, CheckCommand.class, ExplainCommand.class, RulesCommand.class, MergeCommand.class,
+            CorrelateCommand.class, CommandLine.HelpCommand.class);
+
     public static final int EXIT_OK = 0;
     public static final int EXIT_BAD_INPUT = 2;
 
@@ -62,7 +69,8 @@ public final class Main {
     public static int run(String[] args, java.io.OutputStream stdout, PrintWriter err, Map<String, String> env) {
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(stdout,
                 java.nio.charset.StandardCharsets.UTF_8), true);
-        CommandLine cl = commandLine(stdout, env);
+        String[] line = tsharkStyle(args);
+        CommandLine cl = commandLineFor(line, stdout, env);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionStrategy(parsed -> {
@@ -95,7 +103,7 @@ public final class Main {
             return EXIT_BAD_INPUT;
         });
         try {
-            return cl.execute(tsharkStyle(args));
+            return cl.execute(line);
         } catch (RuntimeException | Error e) {
             // Anything picocli's handler did not see (errors in class initialisation, say): one line.
             err.println("rdmascope: internal error: " + oneLine(e));
@@ -108,7 +116,34 @@ public final class Main {
 
     /** The command tree with every verb's shared habits installed (tests walk it). */
     static CommandLine commandLine(java.io.OutputStream stdout, Map<String, String> env) {
+        return commandLine(stdout, env, VERBS);
+    }
+
+    /**
+     * The tree a command line needs: only its verb when its first word names one exactly (what the
+     * verb parses and prints is the same as in the whole tree); none for a lone --version; the whole
+     * tree otherwise, since top-level help, {@code help VERB} and the answer to an unknown verb list
+     * the verbs.
+     */
+    static CommandLine commandLineFor(String[] args, java.io.OutputStream stdout, Map<String, String> env) {
+        if (args.length == 1 && args[0].equals("--version")) {
+            return commandLine(stdout, env, List.of());
+        }
+        if (args.length > 0) {
+            for (Class<?> verb : VERBS) {
+                if (verb != CommandLine.HelpCommand.class && verb.getAnnotation(Command.class).name().equals(args[0])) {
+                    return commandLine(stdout, env, List.of(verb));
+                }
+            }
+        }
+        return commandLine(stdout, env);
+    }
+
+    private static CommandLine commandLine(java.io.OutputStream stdout, Map<String, String> env, List<Class<?>> verbs) {
         CommandLine cl = new CommandLine(new Main(stdout, env));
+        for (Class<?> verb : verbs) {
+            cl.addSubcommand(verb);
+        }
         VerbHabits.install(cl);
         return cl;
     }
