@@ -18,9 +18,9 @@ import java.util.concurrent.locks.LockSupport;
  * after which the result may be {@linkplain ReplayResult#finish finished}.
  *
  * <p>What depends on a frame alone ({@link ReplayEngine#readAhead}: the facts the engine reads and
- * the CRC verdicts) is done by whichever thread has time: the reader, batch by batch, while the
- * replay thread has half the batches in flight still to do; the replay thread itself otherwise. The
- * verdicts are the same whoever computes them.
+ * the CRC verdicts) is done by the reader, so that the replay thread keeps only what needs the
+ * engine's state. (Handing that work to whichever thread had time, batch by batch, measured worse:
+ * each switch moves hot code between threads and costs recompilation; docs/performance.md.)
  *
  * <p>What makes handing a dissection to another thread safe: a {@link io.rdmascope.frame.Frame} is
  * immutable and its bytes stay where they are (a mapped window or an array of its own); a
@@ -43,15 +43,11 @@ public final class ReplayFeed implements AutoCloseable {
     private boolean handed;
     private boolean closed;
 
-    /** Who reads a batch's facts ahead: the adaptive rule, or (for tests of both paths) always one side. */
-    enum ReadAhead { ADAPTIVE, READER, REPLAY_THREAD }
-
-    private ReplayFeed(ReplayResult result, boolean threaded, ReadAhead readAhead) {
+    private ReplayFeed(ReplayResult result, boolean threaded) {
         this.result = result;
         if (threaded) {
-            worker = new Worker(result, readAhead);
+            worker = new Worker(result);
             filling = worker.free.poll();
-            filling.readAhead = worker.behind();
             current = filling.slots[0];
             worker.thread.start();
         } else {
@@ -65,12 +61,7 @@ public final class ReplayFeed implements AutoCloseable {
      * the caller reads and dissects; with 1, on the caller's thread.
      */
     public static ReplayFeed into(ReplayResult result, int threads) {
-        return new ReplayFeed(result, threads >= 2, ReadAhead.ADAPTIVE);
-    }
-
-    /** A threaded feed whose read-ahead is always done by one side (tests hold both to the same output). */
-    static ReplayFeed threaded(ReplayResult result, ReadAhead readAhead) {
-        return new ReplayFeed(result, true, readAhead);
+        return new ReplayFeed(result, threads >= 2);
     }
 
     /** The result this feed replays into. */
@@ -93,7 +84,6 @@ public final class ReplayFeed implements AutoCloseable {
         if (filling.size == BATCH) {
             worker.hand(filling);
             filling = worker.takeFree();
-            filling.readAhead = worker.behind();
         }
         current = filling.slots[filling.size];
         current.continueFrom(previous);
@@ -107,16 +97,15 @@ public final class ReplayFeed implements AutoCloseable {
             return;
         }
         handed = true;
-        if (filling.readAhead) {
-            filling.transport[filling.size] = result.readAhead(current, filling.facts[filling.size]);
-        }
+        // What depends on this frame alone (the facts the engine reads, the CRC verdicts) is done here, on
+        // the reading thread, so that the replay thread keeps only what needs the engine's state.
+        filling.transport[filling.size] = result.readAhead(current, filling.facts[filling.size]);
         filling.size++;
         if (IwarpFrame.of(current) != null) {
             // The iWARP replay reads the stream decoder's per-frame state, which the next dissection
             // overwrites: this frame is replayed before the reader goes on.
             worker.hand(filling);
             filling = worker.takeFree();
-            filling.readAhead = worker.behind();
             worker.awaitIdle();
         }
     }
@@ -145,8 +134,6 @@ public final class ReplayFeed implements AutoCloseable {
         final PacketFacts[] facts;
         final boolean[] transport;
         int size;
-        /** Whether the reader read its frames' facts ahead, or left that to the replay thread. */
-        boolean readAhead;
 
         Batch(int capacity) {
             slots = new Dissection[capacity];
@@ -165,16 +152,14 @@ public final class ReplayFeed implements AutoCloseable {
         final BlockingQueue<Batch> free = new ArrayBlockingQueue<>(BATCHES);
         final Thread thread;
         final ReplayResult result;
-        final ReadAhead readAhead;
         volatile long handedBatches;
         volatile long doneBatches;
         volatile Throwable failure;
         /** Set by the reader once it has thrown {@link #failure}, so that close() does not throw it again. */
         boolean failureRethrown;
 
-        Worker(ReplayResult result, ReadAhead readAhead) {
+        Worker(ReplayResult result) {
             this.result = result;
-            this.readAhead = readAhead;
             for (int i = 0; i < BATCHES; i++) {
                 free.add(new Batch(BATCH));
             }
@@ -191,8 +176,7 @@ public final class ReplayFeed implements AutoCloseable {
                         return;
                     }
                     for (int i = 0; i < b.size; i++) {
-                        boolean transport = b.readAhead ? b.transport[i] : result.readAhead(b.slots[i], b.facts[i]);
-                        result.accept(b.slots[i], b.facts[i], transport);
+                        result.accept(b.slots[i], b.facts[i], b.transport[i]);
                     }
                     b.size = 0;
                     free.add(b);
@@ -204,18 +188,6 @@ public final class ReplayFeed implements AutoCloseable {
                 free.clear();
                 free.add(new Batch(BATCH)); // lets a reader blocked on a free slot see the failure
             }
-        }
-
-        /**
-         * Whether the replay thread has half the batches in flight waiting: then the reader has time to
-         * spare and reads the next batch's facts ahead; otherwise the replay thread reads them itself.
-         */
-        boolean behind() {
-            return switch (readAhead) {
-                case ADAPTIVE -> full.size() >= BATCHES / 2;
-                case READER -> true;
-                case REPLAY_THREAD -> false;
-            };
         }
 
         void hand(Batch b) {

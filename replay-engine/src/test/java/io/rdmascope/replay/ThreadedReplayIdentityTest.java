@@ -68,9 +68,6 @@ class ThreadedReplayIdentityTest {
             String sequential = render(replay(frames, 1));
             assertEquals(sequential, render(replay(frames, 2)), "seed " + seed);
             assertEquals(sequential, render(replay(frames, 8)), "seed " + seed + ", 8 threads");
-            for (ReplayFeed.ReadAhead side : ReplayFeed.ReadAhead.values()) {
-                assertEquals(sequential, render(replay(frames, side)), "seed " + seed + ", facts read by " + side);
-            }
         }
     }
 
@@ -101,13 +98,7 @@ class ThreadedReplayIdentityTest {
     private static void assertSameBothWays(Path capture) throws IOException {
         String sequential = render(replay(capture, ReplayFeed.into(new ReplayResult(), 1)));
         assertFalse(sequential.isEmpty());
-        for (ReplayFeed.ReadAhead side : ReplayFeed.ReadAhead.values()) {
-            assertEquals(sequential, render(replay(capture, side)), capture + ", facts read by " + side);
-        }
-    }
-
-    private static ReplayResult replay(Path capture, ReplayFeed.ReadAhead side) throws IOException {
-        return replay(capture, ReplayFeed.threaded(new ReplayResult(), side));
+        assertEquals(sequential, render(replay(capture, ReplayFeed.into(new ReplayResult(), 2))), capture.toString());
     }
 
     private static ReplayResult replay(Path capture, ReplayFeed feedInto) throws IOException {
@@ -125,10 +116,6 @@ class ThreadedReplayIdentityTest {
 
     private static ReplayResult replay(List<Trace.CapturedFrame> frames, int threads) {
         return replay(frames, ReplayFeed.into(new ReplayResult(), threads));
-    }
-
-    private static ReplayResult replay(List<Trace.CapturedFrame> frames, ReplayFeed.ReadAhead side) {
-        return replay(frames, ReplayFeed.threaded(new ReplayResult(), side));
     }
 
     private static ReplayResult replay(List<Trace.CapturedFrame> frames, ReplayFeed feedInto) {
