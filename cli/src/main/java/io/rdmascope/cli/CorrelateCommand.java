@@ -6,6 +6,7 @@ import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
 import io.rdmascope.replay.Correlation;
+import io.rdmascope.replay.ReplayResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -61,6 +62,8 @@ final class CorrelateCommand implements Callable<Integer> {
             files.add(file);
         }
         Correlation correlation = new Correlation(names);
+        // The first point's capture is also replayed: its messages get their one-way delays.
+        ReplayResult firstPoint = new ReplayResult();
         DissectorChain chain = DissectorChain.standard();
         Dissection d = new Dissection();
         for (int i = 0; i < files.size(); i++) {
@@ -69,11 +72,14 @@ final class CorrelateCommand implements Callable<Integer> {
                 while ((f = source.next()) != null) {
                     chain.dissect(f, d);
                     correlation.accept(i, d);
+                    if (i == 0) {
+                        firstPoint.accept(d);
+                    }
                 }
             }
             d = new Dissection(); // each capture's stream state and time reference are its own
         }
-        Correlation.Result r = correlation.result();
+        Correlation.Result r = correlation.result(firstPoint.finish().messages());
         OutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
         if (json) {
             ReplayJson.writeValue(out, r);
@@ -120,6 +126,10 @@ final class CorrelateCommand implements Callable<Integer> {
             w.printf("  %s → %s, %s: %d packets, min %s, median %s, max %s%n", d.from(), d.to(), d.direction(),
                     d.packets(), us(d.minNs()), us(d.medianNs()), us(d.maxNs()));
         }
+        w.println();
+        long measured = r.messages().stream().filter(m -> !m.delays().isEmpty()).count();
+        w.printf("Messages of %s: %,d, with one-way delays measured for %,d (--json lists them)%n",
+                r.vantagePoints().get(0), r.messages().size(), measured);
         w.println();
         w.printf("Lost between two points: %d%n", r.lost().stream().filter(Correlation.Loss::onTheWire).count());
         for (Correlation.Loss l : r.lost()) {

@@ -19,7 +19,7 @@ class CorrelateCommandTest {
         Cli r = Cli.run("correlate", "--json", "host=" + capture, "mirror=" + capture);
         assertEquals(0, r.status(), r.err());
         JsonNode j = new ObjectMapper().readTree(r.out());
-        assertEquals(List.of("vantagePoints", "packets", "clockOffsets", "oneWayDelays", "lost"),
+        assertEquals(List.of("vantagePoints", "packets", "clockOffsets", "oneWayDelays", "lost", "messages"),
                 iterable(j.fieldNames()));
         assertEquals("[\"host\",\"mirror\"]", j.get("vantagePoints").toString());
         assertEquals(18, j.get("packets").get("distinct").asLong());
@@ -31,6 +31,14 @@ class CorrelateCommandTest {
         assertEquals(0, offset.get("boundNs").asLong());
         assertEquals(0, j.get("lost").size());
         assertTrue(j.get("oneWayDelays").size() == 2, j.toString());
+        // Every message of the first point's replay, each with its first packet's hop: 0 ns here.
+        JsonNode messages = j.get("messages");
+        assertEquals(6, messages.size(), messages.toString());
+        for (JsonNode m : messages) {
+            assertEquals(List.of("conversation", "kind", "firstPsn", "frame", "delays"), iterable(m.fieldNames()));
+            assertEquals(1, m.get("delays").size(), m.toString());
+            assertEquals(0, m.get("delays").get(0).get("ns").asLong(), m.toString());
+        }
     }
 
     @Test

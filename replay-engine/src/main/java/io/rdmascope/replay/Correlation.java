@@ -91,6 +91,8 @@ public final class Correlation {
     private final Map<Identity, Seen> packets = new LinkedHashMap<>();
     private final PacketFacts facts = new PacketFacts();
     private final long[] framesRead;
+    /** The identity of each packet of the first point, by frame number: its messages are placed by these. */
+    private final Map<Long, Identity> firstPointFrames = new HashMap<>();
 
     /** @param names the vantage points, in the order their captures are fed */
     public Correlation(List<String> names) {
@@ -110,6 +112,9 @@ public final class Correlation {
         Identity id = new Identity(facts.addressKind, facts.srcHi, facts.srcLo, facts.dstHi, facts.dstLo,
                 facts.destQp, facts.psn, facts.opcode.code(), facts.icrcValue());
         packets.computeIfAbsent(id, k -> new Seen(names.size())).add(point, facts.frame, facts.timeNanos);
+        if (point == 0) {
+            firstPointFrames.put(facts.frame, id);
+        }
     }
 
     /** The clock offset of {@code to} relative to {@code from}, with its bound; null offset when unknowable. */
@@ -130,13 +135,32 @@ public final class Correlation {
     public record Counts(List<Long> frames, List<Long> packets, long distinct, long multiSighted) {
     }
 
-    /** The whole account. */
-    public record Result(List<String> vantagePoints, Counts packets, List<ClockOffset> clockOffsets,
-                         List<Delay> oneWayDelays, List<Loss> lost) {
+    /** One hop of a message's first packet: from the point it passed first to the next, clocks corrected. */
+    public record Hop(String from, String to, long ns) {
     }
 
-    /** Correlates everything fed so far. */
+    /**
+     * A message of the first point's replay and the one-way delays of its first packet between every
+     * two points that both saw that packet once and whose clock offset is known.
+     */
+    public record MessageDelay(String conversation, MessageKind kind, int firstPsn, long frame, List<Hop> delays) {
+    }
+
+    /** The whole account. */
+    public record Result(List<String> vantagePoints, Counts packets, List<ClockOffset> clockOffsets,
+                         List<Delay> oneWayDelays, List<Loss> lost, List<MessageDelay> messages) {
+    }
+
+    /** Correlates everything fed so far, without per-message delays. */
     public Result result() {
+        return result(List.of());
+    }
+
+    /**
+     * Correlates everything fed so far; {@code firstPointMessages} (the first point's replay, whose frame
+     * numbers they name) get their one-way delays.
+     */
+    public Result result(List<Message> firstPointMessages) {
         int n = names.size();
         long[] perPoint = new long[n];
         long multi = 0;
@@ -149,9 +173,11 @@ public final class Correlation {
         List<ClockOffset> offsets = new ArrayList<>();
         List<Delay> delays = new ArrayList<>();
         Map<String, boolean[][]> upstream = new HashMap<>();
+        PairTiming[][] timings = new PairTiming[n][n];
         for (int a = 0; a < n; a++) {
             for (int b = a + 1; b < n; b++) {
                 PairTiming t = timing(a, b);
+                timings[a][b] = t;
                 offsets.add(t.offset());
                 if (t.offset().offsetNs() != null) {
                     delays(a, b, t.offset().offsetNs(), t.aFirst(), delays, upstream);
@@ -166,7 +192,41 @@ public final class Correlation {
             frames.add(framesRead[p]);
             seen.add(perPoint[p]);
         }
-        return new Result(names, new Counts(frames, seen, packets.size(), multi), offsets, delays, lost);
+        return new Result(names, new Counts(frames, seen, packets.size(), multi), offsets, delays, lost,
+                messageDelays(firstPointMessages, timings));
+    }
+
+    private List<MessageDelay> messageDelays(List<Message> messages, PairTiming[][] timings) {
+        List<MessageDelay> out = new ArrayList<>();
+        int n = names.size();
+        for (Message m : messages) {
+            if (m.frames().isEmpty()) {
+                continue;
+            }
+            long frame = m.frames().get(0);
+            Identity id = firstPointFrames.get(frame);
+            Seen s = id == null ? null : packets.get(id);
+            if (s == null) {
+                continue;
+            }
+            List<Hop> hops = new ArrayList<>();
+            for (int a = 0; a < n; a++) {
+                for (int b = a + 1; b < n; b++) {
+                    PairTiming t = timings[a][b];
+                    if (t.offset().offsetNs() == null || s.counts[a] != 1 || s.counts[b] != 1) {
+                        continue;
+                    }
+                    long theta = t.offset().offsetNs();
+                    if (t.aFirst().contains(id.direction())) {
+                        hops.add(new Hop(names.get(a), names.get(b), s.times[b][0] - theta - s.times[a][0]));
+                    } else if (t.bFirst().contains(id.direction())) {
+                        hops.add(new Hop(names.get(b), names.get(a), s.times[a][0] + theta - s.times[b][0]));
+                    }
+                }
+            }
+            out.add(new MessageDelay(m.conversation(), m.kind(), m.firstPsn(), frame, hops));
+        }
+        return out;
     }
 
     /** Per pair of points (a &lt; b): θ(b − a), and the directions of traffic that pass a before b. */

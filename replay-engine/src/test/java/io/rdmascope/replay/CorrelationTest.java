@@ -30,7 +30,8 @@ class CorrelationTest {
     private static final long TO_B = 1_300;           // request from A to B: 1.3 µs
     private static final long TO_A = 900;             // response from B to A: 0.9 µs
 
-    private record Built(Correlation.Result result, Set<Long> lostRequests, Set<Long> missedResponses) {
+    private record Built(Correlation.Result result, Set<Long> lostRequests, Set<Long> missedResponses,
+                         List<Message> messages) {
     }
 
     private static Built correlate(Path capture, boolean withResponses) throws IOException {
@@ -45,8 +46,10 @@ class CorrelationTest {
         Dissection d = new Dissection();
         Set<Long> lost = new HashSet<>();
         Set<Long> missed = new HashSet<>();
+        ReplayResult host = new ReplayResult();
         for (Frame f : frames) {
             chain.dissect(f, d);
+            host.accept(d);
             boolean request = d.rdma().bthLayer >= 0 && Opcodes.of(d.rdma().opcode).operation().isRequest();
             if (!request && !withResponses) {
                 continue;
@@ -76,7 +79,8 @@ class CorrelationTest {
             long t = f.timeNanos() + THETA + (request ? TO_B : -TO_A);
             c.accept(1, dissect(chain, shifted(f, t)));
         }
-        return new Built(c.result(), lost, missed);
+        List<Message> messages = host.finish().messages();
+        return new Built(c.result(messages), lost, missed, messages);
     }
 
     private static Frame shifted(Frame f, long timeNanos) {
@@ -136,6 +140,23 @@ class CorrelationTest {
         Correlation.Counts counts = b.result().packets();
         assertEquals(counts.packets().get(0) - b.lostRequests().size() - b.missedResponses().size(),
                 counts.multiSighted());
+    }
+
+    @Test
+    void everyMessageWhoseFirstPacketReachedTheSwitchHasItsOneWayDelay() throws IOException {
+        Built b = correlate(sample("rc_read"), true);
+        assertEquals(b.messages().size(), b.result().messages().size());
+        long expectedRequestHop = TO_B - (TO_B - TO_A) / 2; // corrected by the midpoint (see above)
+        int measured = 0;
+        for (Correlation.MessageDelay m : b.result().messages()) {
+            if (b.lostRequests().contains(m.frame())) {
+                assertTrue(m.delays().isEmpty(), "a first packet lost before the switch has no hop: " + m);
+                continue;
+            }
+            assertEquals(List.of(new Correlation.Hop("host", "switch", expectedRequestHop)), m.delays(), m.toString());
+            measured++;
+        }
+        assertTrue(measured > 0);
     }
 
     @Test
