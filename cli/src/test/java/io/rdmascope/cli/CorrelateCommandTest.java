@@ -35,7 +35,8 @@ class CorrelateCommandTest {
         JsonNode messages = j.get("messages");
         assertEquals(6, messages.size(), messages.toString());
         for (JsonNode m : messages) {
-            assertEquals(List.of("conversation", "kind", "firstPsn", "frame", "delays"), iterable(m.fieldNames()));
+            assertEquals(List.of("conversation", "kind", "firstPsn", "frame", "delays", "turnaround"),
+                    iterable(m.fieldNames()));
             assertEquals(1, m.get("delays").size(), m.toString());
             assertEquals(0, m.get("delays").get(0).get("ns").asLong(), m.toString());
         }

@@ -140,10 +140,20 @@ public final class Correlation {
     }
 
     /**
-     * A message of the first point's replay and the one-way delays of its first packet between every
-     * two points that both saw that packet once and whose clock offset is known.
+     * Request to completion seen at one point, on that point's own clock (no offset needed): at the point
+     * nearest the responder it is the responder's think time plus the fabric between that point and the
+     * responder, so it bounds the think time from above; the requester's round trip minus it is fabric.
      */
-    public record MessageDelay(String conversation, MessageKind kind, int firstPsn, long frame, List<Hop> delays) {
+    public record Turnaround(String at, long ns) {
+    }
+
+    /**
+     * A message of the first point's replay: the one-way delays of its first packet between every two
+     * points that both saw that packet once and whose clock offset is known, and the shortest turnaround
+     * (first packet to completion) any point saw, or null.
+     */
+    public record MessageDelay(String conversation, MessageKind kind, int firstPsn, long frame, List<Hop> delays,
+                               Turnaround turnaround) {
     }
 
     /** The whole account. */
@@ -224,7 +234,7 @@ public final class Correlation {
                     }
                 }
             }
-            out.add(new MessageDelay(m.conversation(), m.kind(), m.firstPsn(), frame, hops));
+            out.add(new MessageDelay(m.conversation(), m.kind(), m.firstPsn(), frame, hops, turnaround(s, m)));
         }
         return out;
     }
@@ -330,6 +340,25 @@ public final class Correlation {
         for (String direction : aFirst) {
             upstream.computeIfAbsent(direction, k -> new boolean[names.size()][names.size()])[a][b] = true;
         }
+    }
+
+    /** The shortest first-packet-to-completion gap over the points that saw both once, or null. */
+    private Turnaround turnaround(Seen request, Message m) {
+        Identity done = m.completionFrame() == null ? null : firstPointFrames.get((long) m.completionFrame());
+        Seen completion = done == null ? null : packets.get(done);
+        if (completion == null || completion == request) {
+            return null;
+        }
+        Turnaround best = null;
+        for (int p = 0; p < names.size(); p++) {
+            if (request.counts[p] == 1 && completion.counts[p] == 1) {
+                long gap = completion.times[p][0] - request.times[p][0];
+                if (best == null || gap < best.ns()) {
+                    best = new Turnaround(names.get(p), gap);
+                }
+            }
+        }
+        return best;
     }
 
     /** Copies one point saw and the next point downstream did not, for every direction whose order is known. */

@@ -160,6 +160,25 @@ class CorrelationTest {
     }
 
     @Test
+    void theTurnaroundNearestTheResponderIsTheRequestersRoundTripLessBothHops() throws IOException {
+        Built b = correlate(sample("rc_read"), true);
+        int checked = 0;
+        for (int i = 0; i < b.messages().size(); i++) {
+            Message m = b.messages().get(i);
+            Correlation.MessageDelay d = b.result().messages().get(i);
+            Integer done = m.completionFrame();
+            if (done == null || b.lostRequests().contains((long) m.frames().get(0))
+                    || b.missedResponses().contains((long) done)) {
+                continue; // the switch did not see both ends: only the host's turnaround is there
+            }
+            long hostGap = m.latencyNanos();
+            assertEquals(new Correlation.Turnaround("switch", hostGap - TO_B - TO_A), d.turnaround(), m.toString());
+            checked++;
+        }
+        assertTrue(checked > 0);
+    }
+
+    @Test
     void oneDirectionAloneLeavesTheOffsetUnknown() throws IOException {
         Built b = correlate(sample("rc_read"), false);
         Correlation.ClockOffset o = b.result().clockOffsets().get(0);
