@@ -47,20 +47,20 @@ public final class Correlation {
         Address destination() {
             return new Address(addressKind, dstHi, dstLo);
         }
-
-        /** The direction of traffic: source, then destination. */
-        String direction() {
-            return source().text() + " → " + destination().text();
-        }
     }
 
     /** Where and when one point saw a packet: frame numbers and times of its copies. */
     private static final class Seen {
+        /** Its direction of traffic ("source → destination") and the reverse, shared by every packet of it. */
+        final String direction;
+        final String reverse;
         final long[][] frames;
         final long[][] times;
         final int[] counts;
 
-        Seen(int points) {
+        Seen(int points, String[] directions) {
+            direction = directions[0];
+            reverse = directions[1];
             frames = new long[points][];
             times = new long[points][];
             counts = new int[points];
@@ -93,6 +93,7 @@ public final class Correlation {
     private final long[] framesRead;
     /** The identity of each packet of the first point, by frame number: its messages are placed by these. */
     private final Map<Long, Identity> firstPointFrames = new HashMap<>();
+    private final Map<List<Address>, String[]> directions = new HashMap<>();
 
     /** @param names the vantage points, in the order their captures are fed */
     public Correlation(List<String> names) {
@@ -111,10 +112,19 @@ public final class Correlation {
         }
         Identity id = new Identity(facts.addressKind, facts.srcHi, facts.srcLo, facts.dstHi, facts.dstLo,
                 facts.destQp, facts.psn, facts.opcode.code(), facts.icrcValue());
-        packets.computeIfAbsent(id, k -> new Seen(names.size())).add(point, facts.frame, facts.timeNanos);
+        packets.computeIfAbsent(id, k -> new Seen(names.size(), directionsOf(k))).add(point, facts.frame, facts.timeNanos);
         if (point == 0) {
             firstPointFrames.put(facts.frame, id);
         }
+    }
+
+    /** The direction texts of {@code id}'s traffic and of its reverse, made once per pair of addresses. */
+    private String[] directionsOf(Identity id) {
+        return directions.computeIfAbsent(List.of(id.source(), id.destination()), k -> {
+            String source = k.get(0).text();
+            String destination = k.get(1).text();
+            return new String[]{source + " → " + destination, destination + " → " + source};
+        });
     }
 
     /** The clock offset of {@code to} relative to {@code from}, with its bound; null offset when unknowable. */
@@ -227,9 +237,9 @@ public final class Correlation {
                         continue;
                     }
                     long theta = t.offset().offsetNs();
-                    if (t.aFirst().contains(id.direction())) {
+                    if (t.aFirst().contains(s.direction)) {
                         hops.add(new Hop(names.get(a), names.get(b), s.times[b][0] - theta - s.times[a][0]));
-                    } else if (t.bFirst().contains(id.direction())) {
+                    } else if (t.bFirst().contains(s.direction)) {
                         hops.add(new Hop(names.get(b), names.get(a), s.times[a][0] + theta - s.times[b][0]));
                     }
                 }
@@ -257,13 +267,12 @@ public final class Correlation {
             if (s.counts[a] != 1 || s.counts[b] != 1) {
                 continue;
             }
-            Identity id = e.getKey();
             long diff = s.times[b][0] - s.times[a][0];
-            long[] m = perDirection.computeIfAbsent(id.direction(), k -> new long[]{Long.MAX_VALUE, Long.MIN_VALUE, 0});
+            long[] m = perDirection.computeIfAbsent(s.direction, k -> new long[]{Long.MAX_VALUE, Long.MIN_VALUE, 0});
             m[0] = Math.min(m[0], diff);
             m[1] = Math.max(m[1], diff);
             m[2]++;
-            reverse.putIfAbsent(id.direction(), id.destination().text() + " → " + id.source().text());
+            reverse.putIfAbsent(s.direction, s.reverse);
         }
         Set<String> aFirst = new java.util.LinkedHashSet<>();
         Set<String> bFirst = new java.util.LinkedHashSet<>();
@@ -326,8 +335,8 @@ public final class Correlation {
         Map<String, List<Long>> perDirection = new LinkedHashMap<>();
         for (Map.Entry<Identity, Seen> e : packets.entrySet()) {
             Seen s = e.getValue();
-            if (s.counts[a] == 1 && s.counts[b] == 1 && aFirst.contains(e.getKey().direction())) {
-                perDirection.computeIfAbsent(e.getKey().direction(), k -> new ArrayList<>())
+            if (s.counts[a] == 1 && s.counts[b] == 1 && aFirst.contains(s.direction)) {
+                perDirection.computeIfAbsent(s.direction, k -> new ArrayList<>())
                         .add(s.times[b][0] - thetaAb - s.times[a][0]);
             }
         }
@@ -367,11 +376,11 @@ public final class Correlation {
         int n = names.size();
         for (Map.Entry<Identity, Seen> e : packets.entrySet()) {
             Identity id = e.getKey();
-            boolean[][] before = upstream.get(id.direction());
+            Seen s = e.getValue();
+            boolean[][] before = upstream.get(s.direction);
             if (before == null) {
                 continue;
             }
-            Seen s = e.getValue();
             for (int a = 0; a < n; a++) {
                 for (int b = 0; b < n; b++) {
                     if (!before[a][b] || s.counts[a] == s.counts[b] || !adjacent(before, a, b)) {
@@ -380,7 +389,7 @@ public final class Correlation {
                     boolean wire = s.counts[a] > s.counts[b];
                     int seenAt = wire ? a : b;
                     int missing = wire ? b : a;
-                    out.add(new Loss(id.direction(), id.destQp(), id.psn(),
+                    out.add(new Loss(s.direction, id.destQp(), id.psn(),
                             io.rdmascope.proto.ib.Opcodes.of(id.opcode()).name(),
                             Math.abs(s.counts[a] - s.counts[b]), names.get(seenAt),
                             s.frames[seenAt][s.counts[seenAt] - 1], names.get(missing), wire));
