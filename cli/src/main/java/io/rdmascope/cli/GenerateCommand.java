@@ -3,6 +3,7 @@ package io.rdmascope.cli;
 import io.rdmascope.samples.RandomScenario;
 import io.rdmascope.samples.ScenarioCatalog;
 import io.rdmascope.samples.Scenarios;
+import io.rdmascope.samples.VantageScenario;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -19,7 +20,8 @@ import java.util.concurrent.Callable;
         "Write generated scenario captures with their truth files.",
         "Each scenario goes to DIR/NAME/ as NAME.pcap|pcapng|erf plus truth.json; 'all' writes every committed",
         "scenario; mixed_large (benchmarks) goes to DIR/mixed_large.pcap without a truth file; 'random' writes",
-        "the random family's seed N to DIR/random-N/ (--frames, --loss, --vantage shape it)."})
+        "the random family's seed N to DIR/random-N/ (--frames, --loss, --vantage shape it); the vantage_*",
+        "scenarios write one run as three captures (requester, switch, responder) to DIR/NAME/."})
 final class GenerateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -63,6 +65,9 @@ final class GenerateCommand implements Callable<Integer> {
             // Not picocli's required options: --list needs neither --scenario nor --out.
             for (ScenarioCatalog.Scenario s : ScenarioCatalog.all()) {
                 stdout.println(s.name() + "\t" + s.description());
+            }
+            for (VantageScenario.Variant v : VantageScenario.VARIANTS) {
+                stdout.println(v.name() + "\t" + v.description());
             }
             stdout.println(Scenarios.MIXED_LARGE + "\tlarge mixed traffic for the benchmarks (--frames, --qps, --pcapng)");
             stdout.println(RandomScenario.NAME + "\tthe random family, one capture per --seed (--frames, --loss, --vantage)");
@@ -110,8 +115,13 @@ final class GenerateCommand implements Callable<Integer> {
                     + "scenarios are scripted");
         }
         List<ScenarioCatalog.Scenario> chosen;
+        List<VantageScenario.Variant> vantage = List.of();
         if (Scenarios.ALL.equals(scenario)) {
             chosen = ScenarioCatalog.all();
+            vantage = VantageScenario.VARIANTS;
+        } else if (VantageScenario.byName(scenario) != null) {
+            chosen = List.of();
+            vantage = List.of(VantageScenario.byName(scenario));
         } else {
             ScenarioCatalog.Scenario s = ScenarioCatalog.byName(scenario);
             if (s == null) {
@@ -123,6 +133,10 @@ final class GenerateCommand implements Callable<Integer> {
         for (ScenarioCatalog.Scenario s : chosen) {
             Path file = Scenarios.write(s, out, seed == null ? s.seed() : seed);
             stdout.println("wrote " + file);
+        }
+        for (VantageScenario.Variant v : vantage) {
+            Path folder = VantageScenario.write(v, out, seed == null ? v.seed() : seed);
+            stdout.println("wrote " + folder);
         }
         return Main.EXIT_OK;
     }

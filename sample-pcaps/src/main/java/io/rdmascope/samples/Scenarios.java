@@ -47,6 +47,9 @@ public final class Scenarios {
         for (Scenario s : ScenarioCatalog.all()) {
             names.add(s.name());
         }
+        for (VantageScenario.Variant v : VantageScenario.VARIANTS) {
+            names.add(v.name());
+        }
         names.add(MIXED_LARGE);
         names.add(RandomScenario.NAME);
         return names;
@@ -83,6 +86,11 @@ public final class Scenarios {
 
     /** Truth as the committed files hold it: camelCase keys (as messages --json), two-space indent, LF. */
     public static String toJson(Truth truth) throws IOException {
+        return json(truth);
+    }
+
+    /** Any truth record as {@link #toJson} writes a truth file. */
+    static String json(Object truth) throws IOException {
         ObjectMapper mapper = new ObjectMapper();
         DefaultIndenter lf = new DefaultIndenter("  ", "\n");
         Separators separators = Separators.createDefaultInstance()
