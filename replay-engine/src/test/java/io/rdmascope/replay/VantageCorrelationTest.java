@@ -1,0 +1,223 @@
+package io.rdmascope.replay;
+
+import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.DissectorChain;
+import io.rdmascope.frame.Frame;
+import io.rdmascope.samples.Trace;
+import io.rdmascope.samples.VantageScenario;
+import io.rdmascope.samples.VantageScenario.Point;
+import io.rdmascope.samples.VantageTruth;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 20, item 7: {@link Correlation} on one generated run seen at the requester's host, a switch mirror
+ * and the responder's host ({@link VantageScenario}), checked against the run's truth: every sighting
+ * matched, every pair's clock offset within its bound, every loss on its link, every one-way delay exact
+ * once the offset's own error is taken out, and the turnaround at the responder's host exact. Clocks
+ * without drift here; {@code VantageDriftTest} has the drifting ones.
+ */
+class VantageCorrelationTest {
+    /** Seeds played: each draws its own clock offsets, link delays, queueing and payloads. */
+    static final long[] SEEDS = {1, 2, 3, 4, 5, 6, 7, 8};
+
+    /** One run correlated: its truth, the account, and the requester capture's replayed messages. */
+    record Correlated(long seed, boolean drift, VantageTruth truth, Correlation.Result result) {
+        String where() {
+            return "seed " + seed + (drift ? " with drift" : "");
+        }
+
+        /** The truth's clock of pair (from, to). */
+        VantageTruth.PairClock clock(String from, String to) {
+            return truth.clockOffsets().stream().filter(c -> c.from().equals(from) && c.to().equals(to)).findFirst()
+                    .orElseThrow();
+        }
+
+        Correlation.ClockOffset offset(String from, String to) {
+            return result.clockOffsets().stream().filter(c -> c.from().equals(from) && c.to().equals(to))
+                    .findFirst().orElseThrow();
+        }
+    }
+
+    /** Plays {@code seed}, feeds the three captures in the requester, switch, responder order, and correlates. */
+    static Correlated correlate(long seed, boolean drift) {
+        VantageScenario.Run run = VantageScenario.generate(seed, drift);
+        List<String> names = new ArrayList<>();
+        for (Point p : Point.values()) {
+            names.add(p.id());
+        }
+        Correlation c = new Correlation(names);
+        DissectorChain chain = DissectorChain.standard();
+        ReplayResult requester = new ReplayResult();
+        for (Point p : Point.values()) {
+            long number = 1;
+            for (Trace.CapturedFrame f : run.captures().get(p)) {
+                Dissection d = new Dissection();
+                chain.dissect(Frame.of(number++, f.timeNanos(), f.linkType(), f.bytes()), d);
+                c.accept(p.ordinal(), d);
+                if (p == Point.REQUESTER) {
+                    requester.accept(d);
+                }
+            }
+        }
+        return new Correlated(seed, drift, run.truth(), c.result(requester.finish().messages()));
+    }
+
+    @Test
+    void everyPacketsSightingsAreMatched() {
+        for (long seed : SEEDS) {
+            for (boolean drift : new boolean[]{false, true}) {
+                Correlated r = correlate(seed, drift);
+                Correlation.Counts counts = r.result().packets();
+                List<Long> frames = r.truth().vantagePoints().stream().map(p -> (long) p.frames()).toList();
+                assertEquals(frames, counts.frames(), r.where());
+                assertEquals(r.truth().packets().perPoint().stream().map(Integer::longValue).toList(), counts.packets(),
+                        r.where());
+                assertEquals(r.truth().packets().distinct(), counts.distinct(), r.where());
+                assertEquals(r.truth().packets().multiSighted(), counts.multiSighted(), r.where());
+            }
+        }
+    }
+
+    @Test
+    void everyClockOffsetLiesWithinItsBoundOfTheTruth() {
+        for (long seed : SEEDS) {
+            Correlated r = correlate(seed, false);
+            assertEquals(3, r.result().clockOffsets().size());
+            for (Correlation.ClockOffset o : r.result().clockOffsets()) {
+                assertNotNull(o.offsetNs(), r.where() + ": " + o);
+                long truth = r.clock(o.from(), o.to()).offsetNs();
+                assertTrue(Math.abs(o.offsetNs() - truth) <= o.boundNs(),
+                        r.where() + ": " + o.from() + " → " + o.to() + " " + o.offsetNs() + " ± " + o.boundNs()
+                                + " misses " + truth);
+                // The bound is half the narrowest round trip between the two points: below the slowest one.
+                assertTrue(o.boundNs() > 0 && o.boundNs() < 3_000, r.where() + ": " + o);
+            }
+        }
+    }
+
+    @Test
+    void everyLossIsLocatedOnTheLinkItHappenedOn() {
+        for (long seed : SEEDS) {
+            for (boolean drift : new boolean[]{false}) {
+                Correlated r = correlate(seed, drift);
+                Set<String> expected = new HashSet<>();
+                for (VantageTruth.Loss l : r.truth().lost()) {
+                    expected.add(l.direction() + " " + l.destQp() + " " + l.psn() + " " + l.opcode() + " seen at "
+                            + l.lastSeenAt() + " frame " + l.lastSeenFrame() + ", never at " + l.missingAt());
+                }
+                Set<String> found = new HashSet<>();
+                for (Correlation.Loss l : r.result().lost()) {
+                    assertTrue(l.onTheWire(), r.where() + ": every point captured everything that passed it: " + l);
+                    assertEquals(1, l.copies(), r.where() + ": " + l);
+                    found.add(l.direction() + " " + l.destQp() + " " + l.psn() + " " + l.opcode() + " seen at "
+                            + l.lastSeenAt() + " frame " + l.lastSeenFrame() + ", never at " + l.missingAt());
+                }
+                // One loss on each direction of each link: requests on both links, responses on both.
+                assertEquals(5, expected.size(), r.where());
+                assertEquals(Set.of("requester→switch", "switch→responder", "responder→switch", "switch→requester"),
+                        new HashSet<>(r.truth().lost().stream().map(VantageTruth.Loss::link).toList()), r.where());
+                assertEquals(expected, found, r.where());
+            }
+        }
+    }
+
+    @Test
+    void everyMessagesOneWayDelaysAreExactOnceTheOffsetsErrorIsTakenOut() {
+        for (long seed : SEEDS) {
+            Correlated r = correlate(seed, false);
+            Map<Long, VantageTruth.Message> truth = byRequesterFrame(r.truth());
+            assertEquals(truth.size(), r.result().messages().size(), r.where());
+            int hops = 0;
+            for (Correlation.MessageDelay m : r.result().messages()) {
+                VantageTruth.Message t = truth.get(m.frame());
+                assertNotNull(t, r.where() + ": no message in the truth starts at requester frame " + m.frame());
+                assertEquals(t.firstPsn(), m.firstPsn(), r.where());
+                List<Correlation.Hop> expected = new ArrayList<>();
+                for (VantageTruth.Hop h : t.delays()) {
+                    // Measured with the estimated offset: off by exactly the estimate's error, never more.
+                    long error = r.offset(h.from(), h.to()).offsetNs() - r.clock(h.from(), h.to()).offsetNs();
+                    expected.add(new Correlation.Hop(h.from(), h.to(), h.ns() - error));
+                }
+                assertEquals(expected, m.delays(), r.where() + ": message at requester frame " + m.frame());
+                hops += m.delays().size();
+            }
+            assertTrue(hops >= 3 * truth.size() - 2, r.where() + ": the first packet of nearly every message passed all three");
+        }
+    }
+
+    @Test
+    void perDirectionDelaysAreTheTruthsShiftedByTheOffsetsError() {
+        for (long seed : SEEDS) {
+            Correlated r = correlate(seed, false);
+            for (Correlation.Delay d : r.result().oneWayDelays()) {
+                List<Long> truth = new ArrayList<>();
+                for (VantageTruth.Packet p : r.truth().sightings()) {
+                    Long from = trueTime(p, d.from());
+                    Long to = trueTime(p, d.to());
+                    if (from != null && to != null && p.direction().equals(d.direction())) {
+                        truth.add(to - from);
+                    }
+                }
+                truth.sort(null);
+                // The delay runs from d.from() to d.to(); the offset the estimator gave may be the reverse pair's.
+                boolean forward = isPair(r, d.from(), d.to());
+                long error = forward ? r.offset(d.from(), d.to()).offsetNs() - r.clock(d.from(), d.to()).offsetNs()
+                        : r.clock(d.to(), d.from()).offsetNs() - r.offset(d.to(), d.from()).offsetNs();
+                String what = r.where() + ": " + d;
+                assertEquals(truth.size(), d.packets(), what);
+                assertEquals(truth.get(0) - error, d.minNs(), what);
+                assertEquals(truth.get(truth.size() / 2) - error, d.medianNs(), what);
+                assertEquals(truth.get(truth.size() - 1) - error, d.maxNs(), what);
+            }
+            assertEquals(6, r.result().oneWayDelays().size(), r.where() + ": both ways between every two points");
+        }
+    }
+
+    @Test
+    void theTurnaroundAtTheRespondersHostIsTheTruths() {
+        for (long seed : SEEDS) {
+            Correlated r = correlate(seed, false);
+            Map<Long, VantageTruth.Message> truth = byRequesterFrame(r.truth());
+            int atResponder = 0;
+            for (Correlation.MessageDelay m : r.result().messages()) {
+                VantageTruth.Message t = truth.get(m.frame());
+                if (t.turnaround() == null) {
+                    assertTrue(m.turnaround() == null || !m.turnaround().at().equals("responder"), r.where() + ": " + m);
+                    continue;
+                }
+                assertEquals(new Correlation.Turnaround(t.turnaround().at(), t.turnaround().ns()), m.turnaround(),
+                        r.where() + ": message at requester frame " + m.frame());
+                atResponder++;
+            }
+            assertTrue(atResponder >= truth.size() - 1, r.where());
+        }
+    }
+
+    static Map<Long, VantageTruth.Message> byRequesterFrame(VantageTruth truth) {
+        Map<Long, VantageTruth.Message> out = new HashMap<>();
+        for (VantageTruth.Message m : truth.messages()) {
+            out.put((long) m.requesterFrame(), m);
+        }
+        return out;
+    }
+
+    private static Long trueTime(VantageTruth.Packet p, String point) {
+        return p.seen().stream().filter(s -> s.at().equals(point)).map(VantageTruth.Sighting::trueNs).findFirst()
+                .orElse(null);
+    }
+
+    private static boolean isPair(Correlated r, String from, String to) {
+        return r.truth().clockOffsets().stream().anyMatch(c -> c.from().equals(from) && c.to().equals(to));
+    }
+}
