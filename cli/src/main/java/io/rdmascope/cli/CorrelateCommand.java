@@ -103,6 +103,11 @@ final class CorrelateCommand implements Callable<Integer> {
         return Text.micros(nanos) + " µs";
     }
 
+    /** ", drift D ppm" when the second clock runs at another rate (the offset is then the first shared packet's). */
+    private static String drift(Correlation.ClockOffset o) {
+        return o.driftPpm() == 0 ? "" : String.format(java.util.Locale.ROOT, ", drift %+.3f ppm", o.driftPpm());
+    }
+
     private static void text(Correlation.Result r, PrintWriter w) {
         w.println("Vantage points:");
         for (int i = 0; i < r.vantagePoints().size(); i++) {
@@ -115,7 +120,7 @@ final class CorrelateCommand implements Callable<Integer> {
         w.println("Clock offsets (second point's clock minus the first's):");
         for (Correlation.ClockOffset o : r.clockOffsets()) {
             w.printf("  %s → %s: %s%n", o.from(), o.to(), o.offsetNs() == null ? "unknown: " + o.note()
-                    : us(o.offsetNs()) + " ± " + us(o.boundNs()) + " (" + o.samples() + " packets)");
+                    : us(o.offsetNs()) + " ± " + us(o.boundNs()) + drift(o) + " (" + o.samples() + " packets)");
         }
         w.println();
         w.println("One-way delays (clocks corrected):");

@@ -25,10 +25,12 @@ class CorrelateCommandTest {
         assertEquals(18, j.get("packets").get("distinct").asLong());
         assertEquals(18, j.get("packets").get("multiSighted").asLong());
         JsonNode offset = j.get("clockOffsets").get(0);
-        assertEquals(List.of("from", "to", "offsetNs", "boundNs", "samples", "note"), iterable(offset.fieldNames()));
+        assertEquals(List.of("from", "to", "offsetNs", "boundNs", "driftPpm", "referenceNs", "samples", "note"),
+                iterable(offset.fieldNames()));
         // The same capture twice: one clock, no delay, so the offset is exactly zero.
         assertEquals(0, offset.get("offsetNs").asLong());
         assertEquals(0, offset.get("boundNs").asLong());
+        assertEquals(0.0, offset.get("driftPpm").asDouble());
         assertEquals(0, j.get("lost").size());
         assertTrue(j.get("oneWayDelays").size() == 2, j.toString());
         // Every message of the first point's replay, each with its first packet's hop: 0 ns here.

@@ -23,11 +23,11 @@ import java.util.Set;
  *
  * <p><b>Clock offsets.</b> For points A and B, θ is B's clock minus A's. A packet going from A's side
  * to B's side arrives at B after it passed A: {@code tB − tA = θ + d} with {@code d ≥ 0}, so θ is at
- * most the smallest such difference; a packet the other way gives θ at least the largest {@code tB −
- * tA} of that direction. Both directions seen: θ lies in [low, high], reported as the midpoint ± half
- * the width (the NTP argument over every packet, not just request/response pairs). One direction only:
- * the offset cannot be known, and is not guessed. Only packets seen exactly once at each point are
- * used, so a resent copy cannot be mistaken for its first.
+ * most that difference; a packet the other way gives θ at least its {@code tB − tA}. Both directions
+ * seen: the NTP argument over every packet, not just request/response pairs, with θ allowed to drift at a
+ * constant rate ({@link ClockFit}): the fit and a bound the true offset lies within over the whole span.
+ * One direction only: the offset cannot be known, and is not guessed. Only packets seen exactly once at
+ * each point are used, so a resent copy cannot be mistaken for its first.
  *
  * <p><b>Loss.</b> Which of two points a packet meets first is read, per direction of traffic, from the
  * packets both saw once, clocks corrected. A packet the upstream point saw more often than the
@@ -127,8 +127,18 @@ public final class Correlation {
         });
     }
 
-    /** The clock offset of {@code to} relative to {@code from}, with its bound; null offset when unknowable. */
-    public record ClockOffset(String from, String to, Long offsetNs, Long boundNs, long samples, String note) {
+    /**
+     * The clock offset of {@code to} relative to {@code from}: {@code offsetNs} at {@code from}'s time
+     * {@code referenceNs} (the first packet both saw), changing by {@code driftPpm}; at any moment between the
+     * first and last packet both saw, the true offset lies within {@link #at} ± {@code boundNs}. All null when
+     * unknowable, with a note saying why.
+     */
+    public record ClockOffset(String from, String to, Long offsetNs, Long boundNs, Double driftPpm, Long referenceNs,
+                              long samples, String note) {
+        /** The offset at {@code fromNs} on {@code from}'s clock, to the nanosecond. */
+        public long at(long fromNs) {
+            return offsetNs + Math.round(driftPpm * (fromNs - referenceNs) / 1e6);
+        }
     }
 
     /** One-way delay from one point to another for one direction of traffic, clocks corrected. */
@@ -200,8 +210,8 @@ public final class Correlation {
                 timings[a][b] = t;
                 offsets.add(t.offset());
                 if (t.offset().offsetNs() != null) {
-                    delays(a, b, t.offset().offsetNs(), t.aFirst(), delays, upstream);
-                    delays(b, a, -t.offset().offsetNs(), t.bFirst(), delays, upstream);
+                    delays(a, b, t, t.aFirst(), delays, upstream);
+                    delays(b, a, t, t.bFirst(), delays, upstream);
                 }
             }
         }
@@ -236,11 +246,10 @@ public final class Correlation {
                     if (t.offset().offsetNs() == null || s.counts[a] != 1 || s.counts[b] != 1) {
                         continue;
                     }
-                    long theta = t.offset().offsetNs();
                     if (t.aFirst().contains(s.direction)) {
-                        hops.add(new Hop(names.get(a), names.get(b), s.times[b][0] - theta - s.times[a][0]));
+                        hops.add(new Hop(names.get(a), names.get(b), t.delay(s, a)));
                     } else if (t.bFirst().contains(s.direction)) {
-                        hops.add(new Hop(names.get(b), names.get(a), s.times[a][0] + theta - s.times[b][0]));
+                        hops.add(new Hop(names.get(b), names.get(a), t.delay(s, b)));
                     }
                 }
             }
@@ -250,94 +259,82 @@ public final class Correlation {
     }
 
     /** Per pair of points (a &lt; b): θ(b − a), and the directions of traffic that pass a before b. */
-    private record PairTiming(ClockOffset offset, Set<String> aFirst, Set<String> bFirst) {
+    private record PairTiming(int a, int b, ClockOffset offset, Set<String> aFirst, Set<String> bFirst) {
+        /** How long a packet seen once at a and b took from {@code from} (a or b) to the other, clocks corrected. */
+        long delay(Seen s, int from) {
+            long ta = s.times[a][0];
+            long tb = s.times[b][0];
+            long theta = offset.at(ta);
+            return from == a ? tb - theta - ta : ta + theta - tb;
+        }
     }
 
     /**
      * θ(b − a) from the packets both saw once. The two directions between two hosts pass the points in
      * opposite orders, and the one passing a first shows the larger {@code tB − tA} (θ plus a delay,
-     * against θ minus one): so for each host pair seen both ways at both points, its a-first direction
-     * bounds θ from above by its smallest difference and the other from below by its largest.
+     * against θ minus one; with drift, on average): for each host pair seen both ways at both points, the
+     * line θ(t) lies under its a-first direction's points and over the other's ({@link ClockFit}).
      */
     private PairTiming timing(int a, int b) {
-        Map<String, long[]> perDirection = new LinkedHashMap<>(); // min(tB − tA), max(tB − tA), count
+        Map<String, ClockFit.Samples> perDirection = new LinkedHashMap<>();
         Map<String, String> reverse = new HashMap<>();
-        for (Map.Entry<Identity, Seen> e : packets.entrySet()) {
-            Seen s = e.getValue();
+        for (Seen s : packets.values()) {
             if (s.counts[a] != 1 || s.counts[b] != 1) {
                 continue;
             }
-            long diff = s.times[b][0] - s.times[a][0];
-            long[] m = perDirection.computeIfAbsent(s.direction, k -> new long[]{Long.MAX_VALUE, Long.MIN_VALUE, 0});
-            m[0] = Math.min(m[0], diff);
-            m[1] = Math.max(m[1], diff);
-            m[2]++;
+            perDirection.computeIfAbsent(s.direction, k -> new ClockFit.Samples())
+                    .add(s.times[a][0], s.times[b][0] - s.times[a][0]);
             reverse.putIfAbsent(s.direction, s.reverse);
         }
         Set<String> aFirst = new java.util.LinkedHashSet<>();
         Set<String> bFirst = new java.util.LinkedHashSet<>();
-        long low = Long.MIN_VALUE;
-        long high = Long.MAX_VALUE;
-        long samples = 0;
-        boolean overlapping = false;
+        ClockFit.Samples above = new ClockFit.Samples();
+        ClockFit.Samples below = new ClockFit.Samples();
         Set<String> done = new HashSet<>();
-        for (Map.Entry<String, long[]> e : perDirection.entrySet()) {
+        for (Map.Entry<String, ClockFit.Samples> e : perDirection.entrySet()) {
             String back = reverse.get(e.getKey());
-            long[] there = e.getValue();
-            long[] andBack = perDirection.get(back);
+            ClockFit.Samples there = e.getValue();
+            ClockFit.Samples andBack = perDirection.get(back);
             if (andBack == null || !done.add(e.getKey()) || !done.add(back)) {
                 continue; // seen one way only (which point it meets first cannot be told), or done from the other way
             }
-            String first;
-            String second;
-            long[] f;
-            long[] s2;
-            if (there[0] >= andBack[1]) {
-                first = e.getKey();
-                second = back;
-                f = there;
-                s2 = andBack;
-            } else if (andBack[0] >= there[1]) {
-                first = back;
-                second = e.getKey();
-                f = andBack;
-                s2 = there;
-            } else {
-                overlapping = true; // neither way is consistently later at b: no fixed offset explains them
-                continue;
-            }
-            aFirst.add(first); // passes a first: θ ≤ its smallest difference
-            bFirst.add(second); // passes b first: θ ≥ its largest difference
-            high = Math.min(high, f[0]);
-            low = Math.max(low, s2[1]);
-            samples += f[2] + s2[2];
+            boolean thereFirst = there.mean() >= andBack.mean();
+            aFirst.add(thereFirst ? e.getKey() : back); // passes a first: θ at most its differences
+            bFirst.add(thereFirst ? back : e.getKey()); // passes b first: θ at least its differences
+            above.addAll(thereFirst ? there : andBack);
+            below.addAll(thereFirst ? andBack : there);
         }
         String from = names.get(a);
         String to = names.get(b);
+        long samples = above.size() + below.size();
         if (perDirection.isEmpty()) {
-            return new PairTiming(new ClockOffset(from, to, null, null, 0, "no packet seen at both"), aFirst, bFirst);
+            return new PairTiming(a, b, unknown(from, to, 0, "no packet seen at both"), aFirst, bFirst);
         }
-        if (aFirst.isEmpty() && !overlapping) {
-            return new PairTiming(new ClockOffset(from, to, null, null, samples,
+        if (aFirst.isEmpty()) {
+            return new PairTiming(a, b, unknown(from, to, samples,
                     "traffic seen at both in one direction only: the offset cannot be known"), aFirst, bFirst);
         }
-        if (aFirst.isEmpty() || low > high) {
-            return new PairTiming(new ClockOffset(from, to, null, null, samples, "the packets seen at both agree "
-                    + "with no fixed offset (clock drift, or timestamps out of order)"), aFirst, bFirst);
+        ClockFit.Fit fit = ClockFit.fit(above, below);
+        if (fit == null) {
+            return new PairTiming(a, b, unknown(from, to, samples, "the packets seen at both agree with no clock "
+                    + "offset drifting at a constant rate (timestamps out of order, or a clock stepped)"), aFirst, bFirst);
         }
-        long offset = low + (high - low) / 2;
-        return new PairTiming(new ClockOffset(from, to, offset, high - offset, samples, null), aFirst, bFirst);
+        return new PairTiming(a, b, new ClockOffset(from, to, fit.offsetNs(), fit.boundNs(), fit.driftPpm(),
+                fit.referenceNs(), samples, null), aFirst, bFirst);
+    }
+
+    private static ClockOffset unknown(String from, String to, long samples, String note) {
+        return new ClockOffset(from, to, null, null, null, null, samples, note);
     }
 
     /** One-way delays from a to b, clocks corrected, for the directions that pass a first. */
-    private void delays(int a, int b, long thetaAb, Set<String> aFirst, List<Delay> out,
+    private void delays(int a, int b, PairTiming timing, Set<String> aFirst, List<Delay> out,
                         Map<String, boolean[][]> upstream) {
         Map<String, List<Long>> perDirection = new LinkedHashMap<>();
         for (Map.Entry<Identity, Seen> e : packets.entrySet()) {
             Seen s = e.getValue();
             if (s.counts[a] == 1 && s.counts[b] == 1 && aFirst.contains(s.direction)) {
-                perDirection.computeIfAbsent(s.direction, k -> new ArrayList<>())
-                        .add(s.times[b][0] - thetaAb - s.times[a][0]);
+                perDirection.computeIfAbsent(s.direction, k -> new ArrayList<>()).add(timing.delay(s, a));
             }
         }
         for (Map.Entry<String, List<Long>> e : perDirection.entrySet()) {

@@ -24,8 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Issue 20, item 7: {@link Correlation} on one generated run seen at the requester's host, a switch mirror
  * and the responder's host ({@link VantageScenario}), checked against the run's truth: every sighting
  * matched, every pair's clock offset within its bound, every loss on its link, every one-way delay exact
- * once the offset's own error is taken out, and the turnaround at the responder's host exact. Clocks
- * without drift here; {@code VantageDriftTest} has the drifting ones.
+ * once the offset's own error is taken out, and the turnaround at the responder's host exact; with clocks
+ * that drift, the offset within its bound at every packet, and delays and turnarounds within what the bound
+ * and the drift allow.
  */
 class VantageCorrelationTest {
     /** Seeds played: each draws its own clock offsets, link delays, queueing and payloads. */
@@ -109,7 +110,7 @@ class VantageCorrelationTest {
     @Test
     void everyLossIsLocatedOnTheLinkItHappenedOn() {
         for (long seed : SEEDS) {
-            for (boolean drift : new boolean[]{false}) {
+            for (boolean drift : new boolean[]{false, true}) {
                 Correlated r = correlate(seed, drift);
                 Set<String> expected = new HashSet<>();
                 for (VantageTruth.Loss l : r.truth().lost()) {
@@ -204,6 +205,101 @@ class VantageCorrelationTest {
         }
     }
 
+    @Test
+    void withDriftingClocksTheOffsetStaysWithinItsBoundAtEveryPacket() {
+        int drifting = 0;
+        for (long seed : SEEDS) {
+            Correlated r = correlate(seed, true);
+            for (Correlation.ClockOffset o : r.result().clockOffsets()) {
+                assertNotNull(o.offsetNs(), r.where() + ": " + o);
+                long first = Long.MAX_VALUE;
+                long last = Long.MIN_VALUE;
+                int checked = 0;
+                for (VantageTruth.Packet p : r.truth().sightings()) {
+                    VantageTruth.Sighting a = sighting(p, o.from());
+                    if (a == null || sighting(p, o.to()) == null) {
+                        continue;
+                    }
+                    long truth = stamp(r.truth(), o.to(), a.trueNs()) - a.stampNs();
+                    assertTrue(Math.abs(o.at(a.stampNs()) - truth) <= o.boundNs(), r.where() + ": " + o + " at "
+                            + a.stampNs() + " gives " + o.at(a.stampNs()) + ", the truth is " + truth);
+                    first = Math.min(first, a.stampNs());
+                    last = Math.max(last, a.stampNs());
+                    checked++;
+                }
+                assertTrue(checked > 40, r.where());
+                // Two lines within the bound of each other at both ends differ in rate by at most this.
+                double driftBound = 2.0 * o.boundNs() / (last - first) * 1e6;
+                double drift = r.clock(o.from(), o.to()).driftPpm();
+                assertTrue(Math.abs(o.driftPpm() - drift) <= driftBound, r.where() + ": drift " + o.driftPpm()
+                        + " ppm, the truth " + drift + " ppm, ± " + driftBound);
+                if (Math.abs(drift) > driftBound) {
+                    assertTrue(o.driftPpm() != 0, r.where() + ": a drift the packets prove is measured: " + o);
+                    drifting++;
+                }
+            }
+        }
+        assertTrue(drifting >= SEEDS.length, "most pairs drift apart by more than their bound over the run: " + drifting);
+    }
+
+    @Test
+    void withDriftingClocksDelaysAndTurnaroundsAreWithinWhatTheBoundAndTheDriftAllow() {
+        for (long seed : SEEDS) {
+            Correlated r = correlate(seed, true);
+            Map<Long, VantageTruth.Message> truth = byRequesterFrame(r.truth());
+            for (Correlation.MessageDelay m : r.result().messages()) {
+                VantageTruth.Message t = truth.get(m.frame());
+                assertEquals(t.delays().size(), m.delays().size(), r.where() + ": " + m);
+                for (int i = 0; i < t.delays().size(); i++) {
+                    VantageTruth.Hop h = t.delays().get(i);
+                    Correlation.Hop got = m.delays().get(i);
+                    assertEquals(h.from() + h.to(), got.from() + got.to());
+                    // The offset's bound, and a nanosecond for the stamps' rounding.
+                    long bound = r.offset(h.from(), h.to()).boundNs() + 1;
+                    assertTrue(Math.abs(got.ns() - h.ns()) <= bound, r.where() + ": " + got + " against " + h);
+                }
+                if (m.turnaround() != null) {
+                    // Measured on one clock: off only by that clock's rate, and the rounding of two stamps. Which
+                    // point is nearest the responder is judged across clocks, so a long turnaround (an ACK
+                    // timeout's) may be shortest at the switch when the responder's clock runs slow.
+                    String at = m.turnaround().at();
+                    long first = sightingAtRequesterFrame(r.truth(), t.requesterFrame(), at).trueNs();
+                    long done = sightingAtRequesterFrame(r.truth(), t.completionFrame(), at).trueNs();
+                    double drift = r.truth().vantagePoints().stream().filter(v -> v.name().equals(at)).findFirst()
+                            .orElseThrow().clockDriftPpm();
+                    double allowed = Math.abs(drift) * (done - first) / 1e6 + 2;
+                    assertTrue(Math.abs(m.turnaround().ns() - (done - first)) <= allowed,
+                            r.where() + ": " + m.turnaround() + " against " + (done - first) + " at " + at);
+                    if (t.turnaround() != null && t.turnaround().ns() < 1_000_000) {
+                        assertEquals("responder", at, r.where() + ": " + m);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Where {@code point} saw the packet the requester's capture holds as frame {@code frame}. */
+    private static VantageTruth.Sighting sightingAtRequesterFrame(VantageTruth truth, long frame, String point) {
+        for (VantageTruth.Packet p : truth.sightings()) {
+            VantageTruth.Sighting atRequester = sighting(p, Point.REQUESTER.id());
+            if (atRequester != null && atRequester.frame() == frame) {
+                return sighting(p, point);
+            }
+        }
+        throw new AssertionError("no packet at requester frame " + frame);
+    }
+
+    /** Point {@code point}'s stamp of true time {@code t}, as the generator stamps it (VantageTruth). */
+    private static long stamp(VantageTruth truth, String point, long t) {
+        VantageTruth.Point p = truth.vantagePoints().stream().filter(v -> v.name().equals(point)).findFirst()
+                .orElseThrow();
+        return t + p.clockOffsetNs() + Math.round(p.clockDriftPpm() * (t - truth.startNanos()) / 1e6);
+    }
+
+    private static VantageTruth.Sighting sighting(VantageTruth.Packet p, String point) {
+        return p.seen().stream().filter(s -> s.at().equals(point)).findFirst().orElse(null);
+    }
+
     static Map<Long, VantageTruth.Message> byRequesterFrame(VantageTruth truth) {
         Map<Long, VantageTruth.Message> out = new HashMap<>();
         for (VantageTruth.Message m : truth.messages()) {
@@ -213,8 +309,8 @@ class VantageCorrelationTest {
     }
 
     private static Long trueTime(VantageTruth.Packet p, String point) {
-        return p.seen().stream().filter(s -> s.at().equals(point)).map(VantageTruth.Sighting::trueNs).findFirst()
-                .orElse(null);
+        VantageTruth.Sighting s = sighting(p, point);
+        return s == null ? null : s.trueNs();
     }
 
     private static boolean isPair(Correlated r, String from, String to) {
