@@ -4,6 +4,7 @@ import io.rdmascope.testsupport.SharedFiles;
 
 import io.rdmascope.samples.ScenarioCatalog;
 import io.rdmascope.samples.ScenarioCatalog.Scenario;
+import io.rdmascope.samples.VantageScenario;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -72,12 +73,31 @@ class GoldenOutputTest {
                 () -> compare(s, "explain.json", "explain", "--json")));
     }
 
+    /** {@code correlate} (text and --json) of each run seen from several vantage points (issue 20). */
+    @TestFactory
+    Stream<DynamicTest> correlateMatchesTheGoldens() {
+        return VantageScenario.VARIANTS.stream().flatMap(v -> {
+            Path folder = cases().resolve(v.name());
+            String[] points = Stream.of(VantageScenario.Point.values())
+                    .map(p -> folder.resolve(p.id() + ".pcapng").toString()).toArray(String[]::new);
+            String[] json = Stream.concat(Stream.of("correlate", "--json"), Stream.of(points)).toArray(String[]::new);
+            String[] text = Stream.concat(Stream.of("correlate"), Stream.of(points)).toArray(String[]::new);
+            return Stream.of(DynamicTest.dynamicTest(v.name() + " --json", () -> compare(folder, "correlate.json", json)),
+                    DynamicTest.dynamicTest(v.name(), () -> compare(folder, "correlate.txt", text)));
+        });
+    }
+
     /** Runs {@code verbAndOptions} on the scenario's capture (given last) and compares with the golden. */
     private static void compare(Scenario s, String golden, String... verbAndOptions) throws IOException {
         Path folder = cases().resolve(s.name());
         Path capture = folder.resolve(s.name() + "." + s.format().extension());
         String[] args = Arrays.copyOf(verbAndOptions, verbAndOptions.length + 1);
         args[args.length - 1] = capture.toString();
+        compare(folder, golden, args);
+    }
+
+    /** Runs {@code args} and compares its output with {@code folder}'s golden. */
+    private static void compare(Path folder, String golden, String... args) throws IOException {
         Cli run = Cli.run(args);
         assertEquals(0, run.status(), run.err());
         String expected = Files.readString(folder.resolve(golden));
@@ -88,7 +108,7 @@ class GoldenOutputTest {
                 String w = i < want.length ? want[i] : "<end>";
                 String g = i < got.length ? got[i] : "<end>";
                 if (!w.equals(g)) {
-                    fail(s.name() + "/" + golden + " line " + (i + 1) + ":\n  golden: " + w + "\n  now:    " + g
+                    fail(folder.getFileName() + "/" + golden + " line " + (i + 1) + ":\n  golden: " + w + "\n  now:    " + g
                             + "\n" + REGENERATE);
                 }
             }

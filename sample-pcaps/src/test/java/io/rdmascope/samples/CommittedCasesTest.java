@@ -19,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * {@code generate --scenario all} reproduces every committed case byte for byte: capture, truth
- * and README. A generator change that alters a committed capture fails here first.
+ * {@code generate --scenario all} reproduces every committed case byte for byte: capture (the three
+ * captures of a vantage run), truth and README. A generator change that alters a committed capture fails here first.
  */
 class CommittedCasesTest {
 
@@ -39,10 +39,24 @@ class CommittedCasesTest {
         }));
     }
 
+    @TestFactory
+    Stream<DynamicTest> everyVantageRunReproducesItsCommittedFiles(@TempDir Path out) {
+        return VantageScenario.VARIANTS.stream().map(v -> DynamicTest.dynamicTest(v.name(), () -> {
+            Path written = VantageScenario.write(v, out, v.seed());
+            Path committed = CommittedCases.folder().resolve(v.name());
+            for (String file : List.of("requester.pcapng", "switch.pcapng", "responder.pcapng", Scenarios.TRUTH_FILE,
+                    "README.md")) {
+                assertArrayEquals(Files.readAllBytes(committed.resolve(file)), Files.readAllBytes(written.resolve(file)),
+                        v.name() + "/" + file + " differs; " + CommittedCases.regenerateHint());
+            }
+        }));
+    }
+
     @Test
     void theCommittedCaseFoldersAreExactlyTheCatalog() throws IOException {
         Set<String> catalog = ScenarioCatalog.all().stream().map(Scenario::name)
                 .collect(Collectors.toCollection(TreeSet::new));
+        VantageScenario.VARIANTS.forEach(v -> catalog.add(v.name()));
         Set<String> folders;
         try (Stream<Path> list = Files.list(CommittedCases.folder())) {
             folders = list.filter(Files::isDirectory).map(p -> p.getFileName().toString())
