@@ -2,6 +2,7 @@ package io.rdmascope.cli;
 
 import io.rdmascope.samples.Scenarios;
 import io.rdmascope.samples.Truth;
+import io.rdmascope.samples.VantageScenario;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,11 +37,26 @@ class GenerateCommandTest {
         try (var list = Files.list(out.resolve("a"))) {
             folders = list.count();
         }
-        assertEquals(io.rdmascope.samples.ScenarioCatalog.all().size(), folders);
+        assertEquals(io.rdmascope.samples.ScenarioCatalog.all().size() + VantageScenario.VARIANTS.size(), folders);
         Cli seeded = Cli.run("generate", "--scenario", "psn_wrap", "--seed", "99", "--out", out.resolve("b").toString());
         assertEquals(0, seeded.status(), seeded.err());
         assertTrue(!java.util.Arrays.equals(Files.readAllBytes(out.resolve("a/psn_wrap/psn_wrap.pcapng")),
                 Files.readAllBytes(out.resolve("b/psn_wrap/psn_wrap.pcapng"))));
+    }
+
+    @Test
+    void aVantageRunWritesThreeCapturesThatCorrelateAsItsTruthSays(@TempDir Path out) throws IOException {
+        Cli run = Cli.run("generate", "--scenario", "vantage_rc_drift", "--seed", "5", "--out", out.toString());
+        assertEquals(0, run.status(), run.err());
+        Path folder = out.resolve("vantage_rc_drift");
+        String truth = Files.readString(folder.resolve("truth.json"));
+        assertTrue(truth.contains("\"seed\": 5,") && truth.contains("\"multiSighted\": "), truth);
+        Cli correlate = Cli.run("correlate", folder.resolve("requester.pcapng").toString(),
+                folder.resolve("switch.pcapng").toString(), folder.resolve("responder.pcapng").toString());
+        assertEquals(0, correlate.status(), correlate.err());
+        assertTrue(correlate.out().contains("Lost between two points: 5"), correlate.out());
+        assertTrue(correlate.out().contains("never at switch") && correlate.out().contains("never at responder")
+                && correlate.out().contains("never at requester"), correlate.out());
     }
 
     @Test
