@@ -34,12 +34,11 @@ final class ClockFit {
     record Fit(long offsetNs, long boundNs, double driftPpm, long referenceNs) {
     }
 
-    /** (first point's time, second's minus first's) of packets of one kind, with the mean difference. */
+    /** (first point's time, second's minus first's) of packets of one kind. */
     static final class Samples {
         private long[] x = new long[16];
         private long[] y = new long[16];
         private int n;
-        private double sum;
 
         void add(long time, long difference) {
             if (n == x.length) {
@@ -48,21 +47,18 @@ final class ClockFit {
             }
             x[n] = time;
             y[n++] = difference;
-            sum += difference;
-        }
-
-        void addAll(Samples other) {
-            for (int i = 0; i < other.n; i++) {
-                add(other.x[i], other.y[i]);
-            }
-        }
-
-        double mean() {
-            return sum / n;
         }
 
         int size() {
             return n;
+        }
+
+        long time(int i) {
+            return x[i];
+        }
+
+        long difference(int i) {
+            return y[i];
         }
     }
 
@@ -71,7 +67,8 @@ final class ClockFit {
 
     /**
      * The line below every {@code above} point and above every {@code below} point, or null when none is
-     * (timestamps out of order, a clock stepped, or the points do not lie on the hosts' path).
+     * (timestamps out of order, a clock stepped, or the points do not lie on the hosts' path). The samples
+     * are used up (sorted and shifted in place).
      */
     static Fit fit(Samples above, Samples below) {
         long reference = Long.MAX_VALUE;
@@ -180,18 +177,24 @@ final class ClockFit {
      * chain, with exact 128-bit turns so nearly collinear points are judged right).
      */
     private static double[][] hull(Samples s, long reference, long base, boolean under) {
-        long[] x = Arrays.copyOf(s.x, s.n);
-        long[] y = Arrays.copyOf(s.y, s.n);
+        // In place: the samples are the packets' own (a correlation may hold millions), and used once.
+        long[] x = s.x;
+        long[] y = s.y;
+        int n = s.n;
         int sign = under ? 1 : -1; // the upper hull is the lower hull of the points mirrored
-        for (int i = 0; i < y.length; i++) {
+        boolean sorted = true;
+        for (int i = 0; i < n; i++) {
             x[i] -= reference;
             y[i] = sign * (y[i] - base);
+            sorted &= i == 0 || x[i] >= x[i - 1];
         }
-        sortByX(x, y);
-        long[] hx = new long[x.length];
-        long[] hy = new long[x.length];
+        if (!sorted) { // a capture read in order usually is
+            sortByX(x, y, n);
+        }
+        long[] hx = new long[Math.min(n, 1 << 10)];
+        long[] hy = new long[hx.length];
         int k = 0;
-        for (int i = 0; i < x.length; i++) {
+        for (int i = 0; i < n; i++) {
             if (k > 0 && hx[k - 1] == x[i]) {
                 if (y[i] >= hy[k - 1]) {
                     continue; // the same time: only the lowest can bind
@@ -200,6 +203,10 @@ final class ClockFit {
             }
             while (k >= 2 && !turnsLeft(hx[k - 2], hy[k - 2], hx[k - 1], hy[k - 1], x[i], y[i])) {
                 k--;
+            }
+            if (k == hx.length) {
+                hx = Arrays.copyOf(hx, k * 2);
+                hy = Arrays.copyOf(hy, k * 2);
             }
             hx[k] = x[i];
             hy[k++] = y[i];
@@ -225,8 +232,7 @@ final class ClockFit {
     }
 
     /** Heapsort of both arrays by {@code x}: in place, no boxing (a correlation may hold millions of packets). */
-    private static void sortByX(long[] x, long[] y) {
-        int n = x.length;
+    private static void sortByX(long[] x, long[] y, int n) {
         for (int i = n / 2 - 1; i >= 0; i--) {
             siftDown(x, y, i, n);
         }

@@ -5,7 +5,6 @@ import io.rdmascope.dissect.Dissection;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -276,33 +275,41 @@ public final class Correlation {
      * line θ(t) lies under its a-first direction's points and over the other's ({@link ClockFit}).
      */
     private PairTiming timing(int a, int b) {
-        Map<String, ClockFit.Samples> perDirection = new LinkedHashMap<>();
+        Map<String, double[]> perDirection = new LinkedHashMap<>(); // sum of tB − tA, count
         Map<String, String> reverse = new HashMap<>();
         for (Seen s : packets.values()) {
-            if (s.counts[a] != 1 || s.counts[b] != 1) {
-                continue;
+            if (s.counts[a] == 1 && s.counts[b] == 1) {
+                double[] m = perDirection.computeIfAbsent(s.direction, k -> new double[2]);
+                m[0] += s.times[b][0] - s.times[a][0];
+                m[1]++;
+                reverse.putIfAbsent(s.direction, s.reverse);
             }
-            perDirection.computeIfAbsent(s.direction, k -> new ClockFit.Samples())
-                    .add(s.times[a][0], s.times[b][0] - s.times[a][0]);
-            reverse.putIfAbsent(s.direction, s.reverse);
         }
         Set<String> aFirst = new java.util.LinkedHashSet<>();
         Set<String> bFirst = new java.util.LinkedHashSet<>();
-        ClockFit.Samples above = new ClockFit.Samples();
-        ClockFit.Samples below = new ClockFit.Samples();
-        Set<String> done = new HashSet<>();
-        for (Map.Entry<String, ClockFit.Samples> e : perDirection.entrySet()) {
+        for (Map.Entry<String, double[]> e : perDirection.entrySet()) {
             String back = reverse.get(e.getKey());
-            ClockFit.Samples there = e.getValue();
-            ClockFit.Samples andBack = perDirection.get(back);
-            if (andBack == null || !done.add(e.getKey()) || !done.add(back)) {
+            double[] there = e.getValue();
+            double[] andBack = perDirection.get(back);
+            if (andBack == null || aFirst.contains(back) || bFirst.contains(back)) {
                 continue; // seen one way only (which point it meets first cannot be told), or done from the other way
             }
-            boolean thereFirst = there.mean() >= andBack.mean();
+            boolean thereFirst = there[0] / there[1] >= andBack[0] / andBack[1];
             aFirst.add(thereFirst ? e.getKey() : back); // passes a first: θ at most its differences
             bFirst.add(thereFirst ? back : e.getKey()); // passes b first: θ at least its differences
-            above.addAll(thereFirst ? there : andBack);
-            below.addAll(thereFirst ? andBack : there);
+        }
+        ClockFit.Samples above = new ClockFit.Samples();
+        ClockFit.Samples below = new ClockFit.Samples();
+        if (!aFirst.isEmpty()) {
+            for (Seen s : packets.values()) {
+                if (s.counts[a] == 1 && s.counts[b] == 1) {
+                    ClockFit.Samples into = aFirst.contains(s.direction) ? above
+                            : bFirst.contains(s.direction) ? below : null;
+                    if (into != null) {
+                        into.add(s.times[a][0], s.times[b][0] - s.times[a][0]);
+                    }
+                }
+            }
         }
         String from = names.get(a);
         String to = names.get(b);

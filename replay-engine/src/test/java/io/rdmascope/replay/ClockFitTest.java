@@ -56,6 +56,25 @@ class ClockFitTest {
     }
 
     @Test
+    void packetsInAnyOrderGiveTheSameFit() {
+        ClockFit.Samples[] inOrder = packets(12, 4);
+        ClockFit.Samples[] again = packets(12, 4);
+        ClockFit.Samples[] shuffled = {new ClockFit.Samples(), new ClockFit.Samples()};
+        Random random = new Random(9);
+        for (int k = 0; k < 2; k++) {
+            long[][] pairs = new long[again[k].size()][];
+            for (int i = 0; i < pairs.length; i++) {
+                pairs[i] = new long[]{again[k].time(i), again[k].difference(i)};
+            }
+            java.util.Collections.shuffle(java.util.Arrays.asList(pairs), random);
+            for (long[] p : pairs) {
+                shuffled[k].add(p[0], p[1]);
+            }
+        }
+        assertEquals(ClockFit.fit(inOrder[0], inOrder[1]), ClockFit.fit(shuffled[0], shuffled[1]));
+    }
+
+    @Test
     void withoutDriftTheOffsetIsTheNtpMidpointAndNoDriftIsClaimed() {
         ClockFit.Samples above = new ClockFit.Samples();
         ClockFit.Samples below = new ClockFit.Samples();
