@@ -102,6 +102,11 @@ class VantageScenarioTest {
                 assertEquals(3, hops.size(), m.toString());
                 assertEquals(hops.get("requesterresponder"), hops.get("requesterswitch") + hops.get("switchresponder"));
                 assertTrue(hops.values().stream().allMatch(ns -> ns > 0));
+                // The turnaround at the responder's host holds the think time, and more only when the message
+                // had several packets or its answer was resent.
+                if (m.turnaround() != null) {
+                    assertTrue(m.thinkNs() <= m.turnaround().ns(), m.toString());
+                }
             }
             // A one-packet request answered by one response, never resent: think time is the whole turnaround.
             VantageTruth.Message first = t.messages().get(0);
