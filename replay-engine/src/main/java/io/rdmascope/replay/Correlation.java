@@ -37,8 +37,11 @@ import java.util.Set;
  * <p>Memory grows with the packets of all inputs (one small entry per packet), unlike the replay.
  */
 public final class Correlation {
-    /** A packet's identity without its copy number: who sent it to whom, and its transport header and ICRC. */
-    private record Identity(int addressKind, long srcHi, long srcLo, long dstHi, long dstLo, int destQp, int psn,
+    /**
+     * A packet's identity without its copy number: who sent it to whom, and its transport header and ICRC.
+     * Package-private for {@link VantageUnion}, which merges sightings by it.
+     */
+    record Identity(int addressKind, long srcHi, long srcLo, long dstHi, long dstLo, int destQp, int psn,
                             int opcode, long icrc) {
         Address source() {
             return new Address(addressKind, srcHi, srcLo);
@@ -106,9 +109,14 @@ public final class Correlation {
 
     /** One dissected frame of vantage point {@code point}; frames of one point in capture order. */
     public void accept(int point, Dissection d) {
+        identify(point, d);
+    }
+
+    /** {@link #accept}, giving the packet's identity (null for a frame that is not an RDMA packet it can identify). */
+    Identity identify(int point, Dissection d) {
         framesRead[point]++;
         if (!facts.read(d) || facts.headersCut || facts.opcode == null) {
-            return;
+            return null;
         }
         Identity id = new Identity(facts.addressKind, facts.srcHi, facts.srcLo, facts.dstHi, facts.dstLo,
                 facts.destQp, facts.psn, facts.opcode.code(), facts.icrcValue());
@@ -116,6 +124,7 @@ public final class Correlation {
         if (point == 0) {
             firstPointFrames.put(facts.frame, id);
         }
+        return id;
     }
 
     /** The direction texts of {@code id}'s traffic and of its reverse, made once per pair of addresses. */
