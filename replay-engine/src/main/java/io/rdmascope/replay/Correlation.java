@@ -54,6 +54,8 @@ public final class Correlation {
 
     /** Where and when one point saw a packet: frame numbers and times of its copies. */
     private static final class Seen {
+        /** The packet's number: distinct packets numbered 0, 1, … in order of first sighting. */
+        final int number;
         /** Its direction of traffic ("source → destination") and the reverse, shared by every packet of it. */
         final String direction;
         final String reverse;
@@ -61,7 +63,8 @@ public final class Correlation {
         final long[][] times;
         final int[] counts;
 
-        Seen(int points, String[] directions) {
+        Seen(int number, int points, String[] directions) {
+            this.number = number;
             direction = directions[0];
             reverse = directions[1];
             frames = new long[points][];
@@ -92,6 +95,8 @@ public final class Correlation {
 
     private final List<String> names;
     private final Map<Identity, Seen> packets = new LinkedHashMap<>();
+    /** The distinct packets' identities by number, in order of first sighting. */
+    private final List<Identity> byNumber = new ArrayList<>();
     private final PacketFacts facts = new PacketFacts();
     private final long[] framesRead;
     /** The identity of each packet of the first point, by frame number: its messages are placed by these. */
@@ -112,19 +117,33 @@ public final class Correlation {
         identify(point, d);
     }
 
-    /** {@link #accept}, giving the packet's identity (null for a frame that is not an RDMA packet it can identify). */
-    Identity identify(int point, Dissection d) {
+    /**
+     * {@link #accept}, giving the packet's number (distinct packets numbered 0, 1, … in order of first
+     * sighting; {@link #identity(int)}), or -1 for a frame that is not an RDMA packet it can identify.
+     */
+    int identify(int point, Dissection d) {
         framesRead[point]++;
         if (!facts.read(d) || facts.headersCut || facts.opcode == null) {
-            return null;
+            return -1;
         }
         Identity id = new Identity(facts.addressKind, facts.srcHi, facts.srcLo, facts.dstHi, facts.dstLo,
                 facts.destQp, facts.psn, facts.opcode.code(), facts.icrcValue());
-        packets.computeIfAbsent(id, k -> new Seen(names.size(), directionsOf(k))).add(point, facts.frame, facts.timeNanos);
+        Seen seen = packets.get(id);
+        if (seen == null) {
+            seen = new Seen(byNumber.size(), names.size(), directionsOf(id));
+            packets.put(id, seen);
+            byNumber.add(id);
+        }
+        seen.add(point, facts.frame, facts.timeNanos);
         if (point == 0) {
             firstPointFrames.put(facts.frame, id);
         }
-        return id;
+        return seen.number;
+    }
+
+    /** The identity of packet number {@code number} ({@link #identify}). */
+    Identity identity(int number) {
+        return byNumber.get(number);
     }
 
     /** The direction texts of {@code id}'s traffic and of its reverse, made once per pair of addresses. */

@@ -144,7 +144,6 @@ public final class VantageUnion {
                                      long maxFrames) throws IOException {
         List<String> names = points.stream().map(Point::name).toList();
         Correlation correlation = new Correlation(names);
-        Map<Correlation.Identity, Integer> numbers = new HashMap<>();
         List<Correlation.Identity> identities = new ArrayList<>();
         int n = points.size();
         int[][] identityOf = new int[n][];
@@ -169,18 +168,11 @@ public final class VantageUnion {
                         ids[count++] = SKIPPED;
                         continue;
                     }
-                    Correlation.Identity id = correlation.identify(p, d);
-                    if (id == null) {
-                        ids[count++] = NO_IDENTITY;
-                        continue;
+                    int number = correlation.identify(p, d);
+                    ids[count++] = number < 0 ? NO_IDENTITY : number;
+                    if (number == identities.size()) {
+                        identities.add(correlation.identity(number));
                     }
-                    Integer number = numbers.get(id);
-                    if (number == null) {
-                        number = identities.size();
-                        numbers.put(id, number);
-                        identities.add(id);
-                    }
-                    ids[count++] = number;
                 }
             } catch (Damage e) {
                 failure = failure == null ? e.getCause() : failure; // the frames before the damage count
