@@ -66,6 +66,9 @@ record Vantage(VantageUnion union, List<Path> files) {
      * {@code rdmascope.*} fields would need a replay of the union before the union exists: refused.
      */
     static Vantage index(List<Input> inputs, ReplayOptions options) throws IOException {
+        if (inputs.size() > VantageUnion.MAX_POINTS) {
+            throw new DissectCommand.UsageError("at most " + VantageUnion.MAX_POINTS + " vantage points in one union");
+        }
         if (options.namesAnalysis()) {
             throw new DissectCommand.UsageError("-Y with rdmascope.* fields works on one capture; with several "
                     + "vantage points filter on packet fields only");

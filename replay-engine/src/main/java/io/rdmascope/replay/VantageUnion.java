@@ -50,6 +50,8 @@ public final class VantageUnion {
     static final long DUPLICATE_WINDOW_NANOS = 8_192;
     private static final long WINDOW_SLACK_NANOS = 10_000;
     private static final long WINDOW_UNKNOWN_OFFSET_NANOS = 1_000_000;
+    /** Vantage points one union takes: which points saw a packet is kept as bits of a long. */
+    public static final int MAX_POINTS = 64;
     /** Per point, interface numbers are shifted by this much in the union. */
     public static final int INTERFACES_PER_POINT = 65_536;
     /** A frame the filter or the reading left out. */
@@ -142,6 +144,9 @@ public final class VantageUnion {
      */
     public static VantageUnion index(List<Point> points, DissectorChain chain, Predicate<Dissection> passes,
                                      long maxFrames) throws IOException {
+        if (points.size() > MAX_POINTS) {
+            throw new IllegalArgumentException("at most " + MAX_POINTS + " vantage points (got " + points.size() + ")");
+        }
         List<String> names = points.stream().map(Point::name).toList();
         Correlation correlation = new Correlation(names);
         List<Correlation.Identity> identities = new ArrayList<>();
@@ -473,17 +478,15 @@ public final class VantageUnion {
      * point downstream did not, and a response one point saw and a point downstream of it never did.
      */
     public List<Observation> disagreements(ReplayResult replay) {
-        Map<Integer, List<Integer>> copies = new HashMap<>();
-        int[] unionsOf = new int[identities.size()];
-        for (int u = 1; u <= unionFrames; u++) {
-            if (unionIdentity[u] >= 0) {
-                unionsOf[unionIdentity[u]]++;
-            }
-        }
+        int n = names.size();
+        // Per identity: the previous union copy, and which points saw any copy (identities seen as many
+        // copies, CNPs or repeated ACKs, stay linear).
+        int[] previousCopy = new int[identities.size()];
+        long[] seenBy = new long[identities.size()];
         for (int u = 1; u <= unionFrames; u++) {
             int id = unionIdentity[u];
-            if (id >= 0 && unionsOf[id] > 1) {
-                copies.computeIfAbsent(id, k -> new ArrayList<>()).add(u);
+            for (int p = 0; id >= 0 && p < n; p++) {
+                seenBy[id] |= frameAt[p][u] != 0 ? 1L << p : 0;
             }
         }
         List<Observation> out = new ArrayList<>();
@@ -493,14 +496,13 @@ public final class VantageUnion {
                 continue;
             }
             Correlation.Identity identity = identities.get(id);
-            List<Integer> all = copies.getOrDefault(id, List.of(u));
-            int at = all.indexOf(u);
-            if (at > 0) {
-                senderSideDuplicate(all.get(at - 1), u, identity, replay, out);
+            if (previousCopy[id] > 0) {
+                senderSideDuplicate(previousCopy[id], u, identity, replay, out);
             }
+            previousCopy[id] = u;
             Operation op = Opcodes.of(identity.opcode()).operation();
             if (!op.isRequest() && op != Operation.CNP && op != Operation.UNKNOWN) {
-                responseNotDownstream(u, identity, all, replay, out);
+                responseNotDownstream(u, identity, seenBy[id], replay, out);
             }
         }
         out.sort(java.util.Comparator.comparingLong(Observation::frame));
@@ -536,7 +538,7 @@ public final class VantageUnion {
      * A response union frame u: the last point upstream that saw it, and the nearest point downstream that
      * never saw any copy of it (a point never on this direction's path is not downstream of anything).
      */
-    private void responseNotDownstream(int u, Correlation.Identity identity, List<Integer> copiesOfIt,
+    private void responseNotDownstream(int u, Correlation.Identity identity, long pointsSeeingAnyCopy,
                                        ReplayResult replay, List<Observation> out) {
         int n = names.size();
         int direction = directionOf[unionIdentity[u]];
@@ -550,7 +552,7 @@ public final class VantageUnion {
         }
         int nearest = -1;
         for (int q = 0; q < n; q++) {
-            if (frameAt[q][u] != 0 || !before(direction, last, q) || sawAny(q, copiesOfIt)) {
+            if ((pointsSeeingAnyCopy & 1L << q) != 0 || !before(direction, last, q)) {
                 continue;
             }
             if (nearest < 0 || before(direction, q, nearest)) {
@@ -561,14 +563,5 @@ public final class VantageUnion {
             out.add(new Observation.ResponseNotDownstream(u, replay.conversationOf(u), identity.psn(),
                     Opcodes.of(identity.opcode()).name(), names.get(last), frameAt[last][u], names.get(nearest)));
         }
-    }
-
-    private boolean sawAny(int point, List<Integer> unions) {
-        for (int u : unions) {
-            if (frameAt[point][u] != 0) {
-                return true;
-            }
-        }
-        return false;
     }
 }
