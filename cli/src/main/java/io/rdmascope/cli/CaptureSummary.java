@@ -1,5 +1,7 @@
 package io.rdmascope.cli;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmascope.text.ProtocolHierarchy;
 import io.rdmascope.capture.CaptureFileReader;
 import io.rdmascope.capture.CaptureFiles;
@@ -46,9 +48,12 @@ import java.util.Map;
  * @param opcodes       InfiniBand transport frames per BTH opcode (RoCE and native IB), most frequent first
  * @param conversations the replay engine's flows, in conversation order
  * @param findings      findings of the default rules: how many of each severity, and per rule
+ * @param vantage       several captures only (issue 20): the vantage points, their clock offsets and the
+ *                      union's size ({@link Vantage#describe()}); absent for one capture
  */
 record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, List<OpcodeCount> opcodes,
-                      List<Conversation> conversations, Findings findings) {
+                      List<Conversation> conversations, Findings findings,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode vantage) {
 
     /**
      * @param file             the file's name (its last path element)
@@ -110,45 +115,99 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
      */
     static Result read(Path file, DissectorChain chain, ReplayOptions.Selection selection,
                        io.rdmascope.replay.IcrcCheck icrc, int threads, PrintWriter progressTo) throws IOException {
-        Counters c = new Counters();
         // The flows count the messages; nothing here needs them kept.
         ReplayResult replay = ReplayResult.withoutMessages(icrc);
-        IOException failure = null;
+        Counted counted;
         String format;
         boolean compressed;
         try (PacketSource source = CaptureFiles.open(file);
-             Progress progress = Progress.of(progressTo, file, source);
-             ReplayFeed feed = ReplayFeed.into(replay, threads)) {
-            format = source instanceof PcapngReader ? "pcapng" : source instanceof ErfReader ? "erf"
-                    : source instanceof PcapReader ? "pcap" : "unknown";
+             Progress progress = Progress.of(progressTo, file, source)) {
+            format = formatOf(source);
             compressed = source instanceof CaptureFileReader r && r.compressed();
-            try {
-                long read = 0;
-                Frame frame;
-                while (selection.more(read) && (frame = source.next()) != null) {
-                    read++;
-                    progress.frame(frame);
-                    Dissection d = feed.next();
-                    chain.dissect(frame, d);
-                    if (!selection.passes(d)) {
-                        continue; // -Y keeps a frame out of every count, as tshark -Y with -z
-                    }
-                    c.frame(frame);
-                    c.hierarchy.add(d, frame.wireLength());
-                    c.countOpcode(d.rdma());
-                    feed.replay();
-                }
-            } catch (IOException e) {
-                failure = e;
-            }
+            counted = count(source, progress, chain, selection, replay, threads);
         }
         replay.finish();
         Long size = Files.isRegularFile(file) ? Files.size(file) : null;
         Path name = file.getFileName();
-        CaptureSummary summary = new CaptureSummary(c.capture(name == null ? file.toString() : name.toString(),
-                format, compressed, size), c.hierarchy.tree(), c.opcodes(), conversations(replay.flows()),
-                findings(Rules.evaluate(replay.observations(), RulesConfig.defaults())));
-        return new Result(summary, failure);
+        CaptureSummary summary = new CaptureSummary(counted.counters().capture(name == null ? file.toString()
+                : name.toString(), format, compressed, size), counted.counters().hierarchy.tree(),
+                counted.counters().opcodes(), conversations(replay.flows()),
+                findings(Rules.evaluate(replay.observations(), RulesConfig.defaults())), null);
+        return new Result(summary, counted.failure());
+    }
+
+    /**
+     * The summary of several vantage points' union (issue 20): the facts, hierarchy and opcodes count the
+     * union's frames (each distinct packet once); the file facts name every capture (formats joined by
+     * "+", sizes added); the findings include where the points disagree; {@code vantage} says who saw what.
+     */
+    static Result readUnion(Vantage vantage, DissectorChain chain, io.rdmascope.replay.IcrcCheck icrc, int threads,
+                            PrintWriter progressTo) throws IOException {
+        Replay replay;
+        Counted counted;
+        ReplayResult result = new ReplayResult(icrc); // placements give the disagreements their conversations
+        try (PacketSource source = vantage.source();
+             Progress progress = new Progress(progressTo, vantage.label(), 0, 0, System::nanoTime,
+                     Progress::stderrIsATerminal)) {
+            counted = count(source, progress, chain, new ReplayOptions.Selection(null, -1), result, threads);
+        }
+        result.finish();
+        replay = new Replay(result, counted.failure() != null ? counted.failure() : vantage.union().failure(), vantage,
+                vantage.union().disagreements(result));
+        List<String> formats = new ArrayList<>();
+        boolean compressed = false;
+        long size = 0;
+        for (Path file : vantage.files()) {
+            try (PacketSource source = CaptureFiles.open(file)) {
+                String f = formatOf(source);
+                if (!formats.contains(f)) {
+                    formats.add(f);
+                }
+                compressed |= source instanceof CaptureFileReader r && r.compressed();
+            }
+            size += Files.isRegularFile(file) ? Files.size(file) : 0;
+        }
+        CaptureSummary summary = new CaptureSummary(counted.counters().capture(vantage.label(),
+                String.join("+", formats), compressed, size), counted.counters().hierarchy.tree(),
+                counted.counters().opcodes(), conversations(result.flows()),
+                findings(Rules.evaluate(replay.observations(), RulesConfig.defaults())), vantage.describe());
+        return new Result(summary, replay.failure());
+    }
+
+    private static String formatOf(PacketSource source) {
+        return source instanceof PcapngReader ? "pcapng" : source instanceof ErfReader ? "erf"
+                : source instanceof PcapReader ? "pcap" : "unknown";
+    }
+
+    /** What one pass counted, and the error that cut it short (null when read to the end). */
+    private record Counted(Counters counters, IOException failure) {
+    }
+
+    /** Reads, dissects, counts and replays every frame of {@code source} the selection keeps. */
+    private static Counted count(PacketSource source, Progress progress, DissectorChain chain,
+                                 ReplayOptions.Selection selection, ReplayResult replay, int threads) {
+        Counters c = new Counters();
+        IOException failure = null;
+        try (ReplayFeed feed = ReplayFeed.into(replay, threads)) {
+            long read = 0;
+            Frame frame;
+            while (selection.more(read) && (frame = source.next()) != null) {
+                read++;
+                progress.frame(frame);
+                Dissection d = feed.next();
+                chain.dissect(frame, d);
+                if (!selection.passes(d)) {
+                    continue; // -Y keeps a frame out of every count, as tshark -Y with -z
+                }
+                c.frame(frame);
+                c.hierarchy.add(d, frame.wireLength());
+                c.countOpcode(d.rdma());
+                feed.replay();
+            }
+        } catch (IOException e) {
+            failure = e;
+        }
+        return new Counted(c, failure);
     }
 
     /**

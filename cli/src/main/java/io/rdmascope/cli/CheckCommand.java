@@ -92,6 +92,13 @@ final class CheckCommand implements Callable<Integer> {
     @Mixin
     ReplayOptions replayOptions;
 
+    @Option(names = "--union",
+            description = "the captures are vantage points of the same traffic ([NAME=]FILE): replay their union "
+                    + "once and report one set of findings, each naming the points and frames that saw it, with "
+                    + "the rules where the points disagree (docs/correlate.md); without it each capture is "
+                    + "checked on its own")
+    boolean union;
+
     @Option(names = "--rules-doc-uri", paramLabel = "URI",
             description = "absolute http(s) address of a published docs/rules.md: SARIF rules get helpUri URI#rule-id")
     String rulesDocUri;
@@ -109,7 +116,11 @@ final class CheckCommand implements Callable<Integer> {
         }
         Path out = output == null ? null : outputFile(output);
         List<Path> captures = new ArrayList<>();
-        for (String f : files) {
+        List<Vantage.Input> points = union ? Vantage.parse(files) : List.of();
+        if (union && points.size() < 2) {
+            throw new DissectCommand.UsageError("--union takes two captures or more, one per vantage point");
+        }
+        for (String f : union ? points.stream().map(p -> p.file().toString()).toList() : files) {
             captures.add(existing(f));
         }
         RulesConfig config = rulesFile == null ? RulesConfig.defaults() : rules(existing(rulesFile));
@@ -117,11 +128,14 @@ final class CheckCommand implements Callable<Integer> {
 
         List<CaptureCheck> checks = new ArrayList<>();
         IOException firstFailure = null;
-        for (int i = 0; i < captures.size(); i++) {
+        for (int i = 0; i < (union ? 1 : captures.size()); i++) {
             // Messages are kept only when an expectation may ask about them.
-            Replay replay = Replay.of(captures.get(i), replayOptions.chain(), replayOptions.select(captures.get(i)),
-                    expectations != null, icrcCheck, replayOptions.threads());
-            List<Finding> findings = Rules.evaluate(replay.result().observations(), config);
+            Replay replay = union
+                    ? Replay.ofUnion(Vantage.index(points, replayOptions), replayOptions.chain(), icrcCheck,
+                            replayOptions.threads())
+                    : Replay.of(captures.get(i), replayOptions.chain(), replayOptions.select(captures.get(i)),
+                            expectations != null, icrcCheck, replayOptions.threads());
+            List<Finding> findings = Rules.evaluate(replay.observations(), config);
             List<Expectations.Result> results = List.of();
             if (expectations != null) {
                 try {
@@ -131,8 +145,11 @@ final class CheckCommand implements Callable<Integer> {
                     throw new DissectCommand.UsageError(expectFile + ": " + Main.oneLine(e));
                 }
             }
-            checks.add(new CaptureCheck(files.get(i), findings, results,
-                    replay.failure() == null ? null : Main.oneLine(replay.failure()), rootCausesOnly));
+            // A union is named by its inputs as given, so that the text report's `rdmascope explain NAME`
+            // hint replays the same union.
+            checks.add(new CaptureCheck(union ? String.join(" ", files) : files.get(i), findings, results,
+                    replay.failure() == null ? null : Main.oneLine(replay.failure()), rootCausesOnly,
+                    replay.vantage() == null ? null : replay.vantage()::sightings));
             if (firstFailure == null) {
                 firstFailure = replay.failure();
             }

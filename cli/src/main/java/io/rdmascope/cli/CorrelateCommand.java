@@ -19,9 +19,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -48,19 +46,9 @@ final class CorrelateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        List<String> names = new ArrayList<>();
-        List<Path> files = new ArrayList<>();
-        Set<String> unique = new LinkedHashSet<>();
-        for (String in : inputs) {
-            int eq = in.indexOf('=');
-            Path file = Path.of(eq > 0 ? in.substring(eq + 1) : in);
-            String name = eq > 0 ? in.substring(0, eq) : nameOf(file);
-            if (!unique.add(name)) {
-                throw new DissectCommand.UsageError("two vantage points named '" + name + "': name them with NAME=FILE");
-            }
-            names.add(name);
-            files.add(file);
-        }
+        List<Vantage.Input> points = Vantage.parse(inputs);
+        List<String> names = points.stream().map(Vantage.Input::name).toList();
+        List<Path> files = points.stream().map(Vantage.Input::file).toList();
         Correlation correlation = new Correlation(names);
         // The first point's capture is also replayed: its messages get their one-way delays.
         ReplayResult firstPoint = new ReplayResult();
@@ -90,12 +78,6 @@ final class CorrelateCommand implements Callable<Integer> {
         }
         out.flush();
         return Main.EXIT_OK;
-    }
-
-    /** A vantage point's default name: the file's name without its capture extensions. */
-    static String nameOf(Path file) {
-        String n = file.getFileName() == null ? file.toString() : file.getFileName().toString();
-        return n.replaceFirst("(\\.(pcapng|pcap|erf|cap))?(\\.gz)?$", "");
     }
 
     /** Nanoseconds as microseconds, exact to the nanosecond. */

@@ -49,7 +49,8 @@ final class ExplainCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Replay replay = capture.replay(true);
-        List<Finding> findings = Rules.evaluate(replay.result().observations(), RulesConfig.defaults());
+        List<Finding> findings = Rules.evaluate(replay.observations(), RulesConfig.defaults());
+        Vantage vantage = replay.vantage();
         Diagnosis diagnosis = Diagnosis.of(replay.result(), findings);
         List<Diagnosis.Account> accounts = diagnosis.conversations();
         if (conversation != null) {
@@ -62,11 +63,22 @@ final class ExplainCommand implements Callable<Integer> {
         }
         BufferedOutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
         if (capture.json) {
-            ReplayJson.writeValue(out, json(String.valueOf(capture.file.getFileName()), diagnosis, accounts));
+            ObjectNode root = json(vantage == null ? String.valueOf(capture.file().getFileName()) : vantage.label(),
+                    diagnosis, accounts);
+            if (vantage != null) {
+                addSightings(root, accounts, vantage);
+            }
+            ReplayJson.writeValue(out, root);
         } else {
             StringBuilder sb = new StringBuilder(4096);
+            if (vantage != null) {
+                sb.append(vantage.describeText()).append('\n');
+            }
             for (Diagnosis.Account a : accounts) {
                 text(sb, a);
+                if (vantage != null && !a.quiet()) {
+                    sightingsText(sb, a, vantage);
+                }
             }
             if (accounts.isEmpty()) {
                 sb.append("no RDMA conversations in this capture\n");
@@ -109,6 +121,53 @@ final class ExplainCommand implements Callable<Integer> {
             firstLine = false;
         }
         sb.append(String.format(LABEL, "at the end")).append(DiagnosisText.end(a.end())).append('\n');
+    }
+
+    /** A union's account (issue 20): the points and frames of each file behind every frame it cites. */
+    private static void sightingsText(StringBuilder sb, Diagnosis.Account a, Vantage vantage) {
+        StringBuilder line = new StringBuilder();
+        for (long f : citedFrames(a)) {
+            line.append(line.isEmpty() ? "" : ", ").append(f).append(" = ").append(vantage.text(f));
+        }
+        if (!line.isEmpty()) {
+            sb.append(String.format(LABEL, "sightings")).append(line).append('\n');
+        }
+    }
+
+    /** The frames an account names: its findings' first frames and its messages' first frames, in order. */
+    private static java.util.SortedSet<Long> citedFrames(Diagnosis.Account a) {
+        java.util.SortedSet<Long> frames = new java.util.TreeSet<>();
+        List<Finding> findings = new ArrayList<>(a.consequences());
+        findings.addAll(a.otherFindings());
+        if (a.firstAnomaly() != null) {
+            findings.add(a.firstAnomaly());
+        }
+        for (Finding f : findings) {
+            if (!f.frames().isEmpty()) {
+                frames.add(f.firstFrame());
+            }
+        }
+        for (Message m : a.before()) {
+            if (!m.frames().isEmpty()) {
+                frames.add((long) m.frames().get(0));
+            }
+        }
+        return frames;
+    }
+
+    /**
+     * The multi-file additions to the JSON (docs/correlate.md): the vantage points at the top, and in each
+     * conversation a {@code sightings} object from each cited union frame to the "NAME:frame"s that saw it.
+     */
+    private static void addSightings(ObjectNode root, List<Diagnosis.Account> accounts, Vantage vantage) {
+        root.set("vantage", vantage.describe());
+        ArrayNode list = (ArrayNode) root.get("conversations");
+        for (int i = 0; i < accounts.size(); i++) {
+            ObjectNode sightings = ((ObjectNode) list.get(i)).putObject("sightings");
+            for (long f : citedFrames(accounts.get(i))) {
+                sightings.set(Long.toString(f), vantage.json(List.of(f)).get(0));
+            }
+        }
     }
 
     // ---- JSON -------------------------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 package io.rdmascope.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rdmascope.replay.Message;
 import io.rdmascope.replay.MessageKind;
 import io.rdmascope.replay.Transport;
@@ -16,6 +18,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.LongFunction;
 
 import static io.rdmascope.cli.Table.Column.left;
 import static io.rdmascope.cli.Table.Column.right;
@@ -54,11 +57,15 @@ final class MessagesCommand implements Callable<Integer> {
                     && (wanted.equals(m.srcQp()) || m.destQp() == wanted)).toList();
         }
         BufferedOutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
-        if (capture.json) {
+        Vantage vantage = replay.vantage();
+        if (capture.json && vantage != null) {
+            ReplayJson.writeArray(out, messages.stream().map(m -> withSightings(m, vantage)).toList());
+        } else if (capture.json) {
             ReplayJson.writeArray(out, messages);
         } else {
             Writer text = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
-            table(messages).print(text, messages, MessagesCommand::cells, wide ? 0 : parent.terminalColumns());
+            LongFunction<String> frame = vantage == null ? Long::toString : vantage::firstText;
+            table(messages).print(text, messages, m -> cells(m, frame), wide ? 0 : parent.terminalColumns());
             text.flush();
         }
         out.flush();
@@ -82,7 +89,27 @@ final class MessagesCommand implements Callable<Integer> {
                 right("Latency(µs)").drop(5), left("Status").shrink());
     }
 
-    private static String[] cells(Message m) {
+    /**
+     * A message of a union (issue 20) as JSON: the single-file object, then where its frames were seen,
+     * one array of "NAME:frame" per union frame of {@code frames}, {@code responseFrames} and the completion.
+     */
+    static ObjectNode withSightings(Message m, Vantage vantage) {
+        ObjectNode o = MAPPER.valueToTree(m);
+        ObjectNode s = o.putObject("sightings");
+        s.set("frames", vantage.json(m.frames().stream().map(Integer::longValue).toList()));
+        s.set("responseFrames", vantage.json(m.responseFrames().stream().map(Integer::longValue).toList()));
+        if (m.completionFrame() == null) {
+            s.putNull("completionFrame");
+        } else {
+            s.set("completionFrame", vantage.json(List.of((long) m.completionFrame())).get(0));
+        }
+        return o;
+    }
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    /** @param frame how a frame number is shown: itself, or for a union the first point that saw it */
+    private static String[] cells(Message m, LongFunction<String> frame) {
         String queue;
         String sequence;
         String srcQp;
@@ -99,8 +126,8 @@ final class MessagesCommand implements Callable<Integer> {
         }
         return new String[] {m.conversation(), m.transport().name(), m.kind().name(), m.src(), srcQp,
                 "\u2192", m.dst(), queue, sequence, Long.toString(m.bytes()),
-                Integer.toString(m.frames().size()), m.frames().isEmpty() ? "-" : m.frames().get(0).toString(),
-                m.completionFrame() == null ? "-" : m.completionFrame().toString(), Text.micros(m.latencyNanos()),
+                Integer.toString(m.frames().size()), m.frames().isEmpty() ? "-" : frame.apply(m.frames().get(0)),
+                m.completionFrame() == null ? "-" : frame.apply(m.completionFrame()), Text.micros(m.latencyNanos()),
                 m.status()};
     }
 

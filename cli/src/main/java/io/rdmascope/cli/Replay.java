@@ -6,11 +6,15 @@ import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
 import io.rdmascope.replay.IcrcCheck;
+import io.rdmascope.replay.Observation;
 import io.rdmascope.replay.ReplayFeed;
 import io.rdmascope.replay.ReplayResult;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 
 /**
  * Replays a capture file through the replay engine for {@code messages} and {@code flows}. A file that
@@ -21,7 +25,11 @@ import java.nio.file.Path;
  * @param result  the finished replay (everything before the damage, if any)
  * @param failure the error that stopped the reading, or null when the file was read to its end
  */
-record Replay(ReplayResult result, IOException failure) {
+record Replay(ReplayResult result, IOException failure, Vantage vantage, List<Observation> disagreements) {
+
+    Replay(ReplayResult result, IOException failure) {
+        this(result, failure, null, List.of());
+    }
 
     /**
      * @param selection    the frames read (-c) and replayed (-Y): a frame the filter drops never reaches the
@@ -53,6 +61,41 @@ record Replay(ReplayResult result, IOException failure) {
             }
         }
         return new Replay(result.finish(), failure);
+    }
+
+    /**
+     * Replays the union of several vantage points' captures once (issue 20): each distinct packet once, in
+     * corrected-time order. Messages are always kept: the placements they come with give the points'
+     * disagreements their conversations. Damage in any capture ends that capture where it is.
+     */
+    static Replay ofUnion(Vantage vantage, DissectorChain chain, IcrcCheck icrc, int threads) throws IOException {
+        ReplayResult result = new ReplayResult(icrc);
+        IOException failure = null;
+        try (PacketSource source = vantage.source();
+             ReplayFeed feed = ReplayFeed.into(result, threads)) {
+            try {
+                for (Frame frame; (frame = source.next()) != null; ) {
+                    chain.dissect(frame, feed.next());
+                    feed.replay();
+                }
+            } catch (IOException e) {
+                failure = e;
+            }
+        }
+        result.finish();
+        return new Replay(result, failure != null ? failure : vantage.union().failure(), vantage,
+                vantage.union().disagreements(result));
+    }
+
+    /** The replay's observations, and with several vantage points their disagreements, in frame order. */
+    List<Observation> observations() {
+        if (disagreements.isEmpty()) {
+            return result.observations();
+        }
+        List<Observation> all = new ArrayList<>(result.observations());
+        all.addAll(disagreements);
+        all.sort(Comparator.comparingLong(o -> o.frame() == 0 ? Long.MAX_VALUE : o.frame()));
+        return all;
     }
 
     /** After the output is written: the error that cut the replay short, if any (one line, exit 2). */

@@ -64,8 +64,11 @@ final class SummaryCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         ReplayOptions options = capture.replay;
-        CaptureSummary.Result result = CaptureSummary.read(capture.file, options.chain(), options.select(capture.file),
-                options.icrc.check(), options.threads(), spec.commandLine().getErr());
+        CaptureSummary.Result result = capture.union()
+                ? CaptureSummary.readUnion(capture.vantage(), options.chain(), options.icrc.check(), options.threads(),
+                        spec.commandLine().getErr())
+                : CaptureSummary.read(capture.file(), options.chain(), options.select(capture.file()),
+                        options.icrc.check(), options.threads(), spec.commandLine().getErr());
         OutputStream out = new BufferedOutputStream(parent.stdout(), 1 << 16);
         write(out, result.summary(), capture.json, parent.terminalColumns());
         out.flush();

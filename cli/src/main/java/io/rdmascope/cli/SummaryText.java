@@ -37,6 +37,9 @@ final class SummaryText {
         opcodes(out, s.opcodes());
         conversations(out, s.conversations());
         findings(out, s.findings());
+        if (s.vantage() != null) {
+            out.append('\n').append(Vantage.text(s.vantage()));
+        }
         return out.toString();
     }
 

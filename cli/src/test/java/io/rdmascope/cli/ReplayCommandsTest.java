@@ -244,7 +244,7 @@ class ReplayCommandsTest {
 
             Cli noFile = Cli.run(verb);
             assertEquals(2, noFile.status(), verb);
-            assertTrue(noFile.err().startsWith("rdmascope: Missing required parameter: 'FILE'"), noFile.err());
+            assertTrue(noFile.err().startsWith("rdmascope: Missing required parameter: '[NAME=]FILE'"), noFile.err());
         }
     }
 

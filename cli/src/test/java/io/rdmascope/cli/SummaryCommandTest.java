@@ -294,7 +294,7 @@ class SummaryCommandTest {
         assertEquals("rdmascope: no such file: /no/such/file.pcap", missing.err().strip());
         Cli noFile = Cli.run("summary");
         assertEquals(2, noFile.status());
-        assertTrue(noFile.err().startsWith("rdmascope: Missing required parameter: 'FILE'"), noFile.err());
+        assertTrue(noFile.err().startsWith("rdmascope: Missing required parameter: '[NAME=]FILE'"), noFile.err());
     }
 
     @Test

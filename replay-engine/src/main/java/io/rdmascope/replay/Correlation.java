@@ -5,7 +5,9 @@ import io.rdmascope.dissect.Dissection;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,8 +38,11 @@ import java.util.Set;
  * <p>Memory grows with the packets of all inputs (one small entry per packet), unlike the replay.
  */
 public final class Correlation {
-    /** A packet's identity without its copy number: who sent it to whom, and its transport header and ICRC. */
-    private record Identity(int addressKind, long srcHi, long srcLo, long dstHi, long dstLo, int destQp, int psn,
+    /**
+     * A packet's identity without its copy number: who sent it to whom, and its transport header and ICRC.
+     * Package-private for {@link VantageUnion}, which merges sightings by it.
+     */
+    record Identity(int addressKind, long srcHi, long srcLo, long dstHi, long dstLo, int destQp, int psn,
                             int opcode, long icrc) {
         Address source() {
             return new Address(addressKind, srcHi, srcLo);
@@ -50,6 +55,8 @@ public final class Correlation {
 
     /** Where and when one point saw a packet: frame numbers and times of its copies. */
     private static final class Seen {
+        /** The packet's number: distinct packets numbered 0, 1, … in order of first sighting. */
+        final int number;
         /** Its direction of traffic ("source → destination") and the reverse, shared by every packet of it. */
         final String direction;
         final String reverse;
@@ -57,7 +64,8 @@ public final class Correlation {
         final long[][] times;
         final int[] counts;
 
-        Seen(int points, String[] directions) {
+        Seen(int number, int points, String[] directions) {
+            this.number = number;
             direction = directions[0];
             reverse = directions[1];
             frames = new long[points][];
@@ -88,6 +96,8 @@ public final class Correlation {
 
     private final List<String> names;
     private final Map<Identity, Seen> packets = new LinkedHashMap<>();
+    /** The distinct packets' identities by number, in order of first sighting. */
+    private final List<Identity> byNumber = new ArrayList<>();
     private final PacketFacts facts = new PacketFacts();
     private final long[] framesRead;
     /** The identity of each packet of the first point, by frame number: its messages are placed by these. */
@@ -105,16 +115,36 @@ public final class Correlation {
 
     /** One dissected frame of vantage point {@code point}; frames of one point in capture order. */
     public void accept(int point, Dissection d) {
+        identify(point, d);
+    }
+
+    /**
+     * {@link #accept}, giving the packet's number (distinct packets numbered 0, 1, … in order of first
+     * sighting; {@link #identity(int)}), or -1 for a frame that is not an RDMA packet it can identify.
+     */
+    int identify(int point, Dissection d) {
         framesRead[point]++;
         if (!facts.read(d) || facts.headersCut || facts.opcode == null) {
-            return;
+            return -1;
         }
         Identity id = new Identity(facts.addressKind, facts.srcHi, facts.srcLo, facts.dstHi, facts.dstLo,
                 facts.destQp, facts.psn, facts.opcode.code(), facts.icrcValue());
-        packets.computeIfAbsent(id, k -> new Seen(names.size(), directionsOf(k))).add(point, facts.frame, facts.timeNanos);
+        Seen seen = packets.get(id);
+        if (seen == null) {
+            seen = new Seen(byNumber.size(), names.size(), directionsOf(id));
+            packets.put(id, seen);
+            byNumber.add(id);
+        }
+        seen.add(point, facts.frame, facts.timeNanos);
         if (point == 0) {
             firstPointFrames.put(facts.frame, id);
         }
+        return seen.number;
+    }
+
+    /** The identity of packet number {@code number} ({@link #identify}). */
+    Identity identity(int number) {
+        return byNumber.get(number);
     }
 
     /** The direction texts of {@code id}'s traffic and of its reverse, made once per pair of addresses. */
@@ -274,6 +304,9 @@ public final class Correlation {
      * against θ minus one; with drift, on average): for each host pair seen both ways at both points, the
      * line θ(t) lies under its a-first direction's points and over the other's ({@link ClockFit}).
      */
+    /** Host pairs up to which every orientation of their directions is tried when the means' admits no line. */
+    private static final int MAX_ORIENTED_PAIRS = 4;
+
     private PairTiming timing(int a, int b) {
         Map<String, double[]> perDirection = new LinkedHashMap<>(); // sum of tB − tA, count
         Map<String, String> reverse = new HashMap<>();
@@ -285,22 +318,48 @@ public final class Correlation {
                 reverse.putIfAbsent(s.direction, s.reverse);
             }
         }
-        Set<String> aFirst = new java.util.LinkedHashSet<>();
-        Set<String> bFirst = new java.util.LinkedHashSet<>();
+        // Each host pair seen both ways: its two directions, the one whose mean difference is larger first.
+        List<String[]> pairs = new ArrayList<>();
+        Set<String> paired = new HashSet<>();
         for (Map.Entry<String, double[]> e : perDirection.entrySet()) {
             String back = reverse.get(e.getKey());
             double[] there = e.getValue();
             double[] andBack = perDirection.get(back);
-            if (andBack == null || aFirst.contains(back) || bFirst.contains(back)) {
+            if (andBack == null || paired.contains(back)) {
                 continue; // seen one way only (which point it meets first cannot be told), or done from the other way
             }
+            paired.add(e.getKey());
             boolean thereFirst = there[0] / there[1] >= andBack[0] / andBack[1];
-            aFirst.add(thereFirst ? e.getKey() : back); // passes a first: θ at most its differences
-            bFirst.add(thereFirst ? back : e.getKey()); // passes b first: θ at least its differences
+            pairs.add(thereFirst ? new String[]{e.getKey(), back} : new String[]{back, e.getKey()});
         }
-        ClockFit.Samples above = new ClockFit.Samples();
-        ClockFit.Samples below = new ClockFit.Samples();
-        if (!aFirst.isEmpty()) {
+        String from = names.get(a);
+        String to = names.get(b);
+        if (perDirection.isEmpty()) {
+            return new PairTiming(a, b, unknown(from, to, 0, "no packet seen at both"), Set.of(), Set.of());
+        }
+        if (pairs.isEmpty()) {
+            return new PairTiming(a, b, unknown(from, to, 0,
+                    "traffic seen at both in one direction only: the offset cannot be known"), Set.of(), Set.of());
+        }
+        // The means compare differences taken at different moments: with drift, a direction whose packets
+        // come later on average can show the larger mean while passing b first (20 ppm turns 1 µs of delay
+        // around in 50 ms). When the means' orientation admits no line, the others are tried (a few host
+        // pairs' worth: each try is a pass over the packets), the means' first; the first admitting one wins.
+        int tries = pairs.size() <= MAX_ORIENTED_PAIRS ? 1 << pairs.size() : 1;
+        Set<String> aFirst = new LinkedHashSet<>();
+        Set<String> bFirst = new LinkedHashSet<>();
+        long samples = 0;
+        ClockFit.Fit fit = null;
+        for (int flips = 0; flips < tries && fit == null; flips++) {
+            aFirst.clear();
+            bFirst.clear();
+            for (int i = 0; i < pairs.size(); i++) {
+                boolean flipped = (flips >> i & 1) != 0;
+                aFirst.add(pairs.get(i)[flipped ? 1 : 0]); // passes a first: θ at most its differences
+                bFirst.add(pairs.get(i)[flipped ? 0 : 1]); // passes b first: θ at least its differences
+            }
+            ClockFit.Samples above = new ClockFit.Samples();
+            ClockFit.Samples below = new ClockFit.Samples();
             for (Seen s : packets.values()) {
                 if (s.counts[a] == 1 && s.counts[b] == 1) {
                     ClockFit.Samples into = aFirst.contains(s.direction) ? above
@@ -310,18 +369,9 @@ public final class Correlation {
                     }
                 }
             }
+            samples = above.size() + below.size();
+            fit = ClockFit.fit(above, below);
         }
-        String from = names.get(a);
-        String to = names.get(b);
-        long samples = above.size() + below.size();
-        if (perDirection.isEmpty()) {
-            return new PairTiming(a, b, unknown(from, to, 0, "no packet seen at both"), aFirst, bFirst);
-        }
-        if (aFirst.isEmpty()) {
-            return new PairTiming(a, b, unknown(from, to, samples,
-                    "traffic seen at both in one direction only: the offset cannot be known"), aFirst, bFirst);
-        }
-        ClockFit.Fit fit = ClockFit.fit(above, below);
         if (fit == null) {
             return new PairTiming(a, b, unknown(from, to, samples, "the packets seen at both agree with no clock "
                     + "offset drifting at a constant rate (timestamps out of order, or a clock stepped)"), aFirst, bFirst);

@@ -113,6 +113,42 @@ public sealed interface Observation {
         }
     }
 
+    /**
+     * Issue 20, vantage points disagreeing: two byte-identical copies, close together, at point
+     * {@code copiesAt} (frames {@code firstCopyFrame}, {@code secondCopyFrame} of its capture), of which
+     * the next point downstream, {@code onceAt}, saw one (its frame {@code onceFrame}): the duplicate arose
+     * on the sender's side of the path (the sending host, its NIC or its capture) and did not travel on.
+     * {@code frame} is the union frame of the copy the downstream point lacks.
+     */
+    record SenderSideDuplicate(long frame, String conversation, int psn, String copiesAt, long firstCopyFrame,
+                               long secondCopyFrame, String onceAt, long onceFrame) implements Observation {
+        public ObservationKind kind() {
+            return ObservationKind.SENDER_SIDE_DUPLICATE;
+        }
+
+        public String detail() {
+            return "PSN " + psn + " twice at " + copiesAt + " (frames " + firstCopyFrame + ", " + secondCopyFrame
+                    + "), once at " + onceAt + " (frame " + onceFrame + ")";
+        }
+    }
+
+    /**
+     * Issue 20, vantage points disagreeing: a response (ACK, NAK, READ response, atomic ACK) point
+     * {@code seenAt} saw (its frame {@code seenFrame}) and {@code missingAt}, downstream of it on the way to
+     * the requester, never saw in any copy: lost between them, or missed by {@code missingAt}'s capture.
+     */
+    record ResponseNotDownstream(long frame, String conversation, int psn, String opcode, String seenAt,
+                                 long seenFrame, String missingAt) implements Observation {
+        public ObservationKind kind() {
+            return ObservationKind.RESPONSE_NOT_DOWNSTREAM;
+        }
+
+        public String detail() {
+            return opcode + " PSN " + psn + " seen at " + seenAt + " (frame " + seenFrame + "), never at "
+                    + missingAt;
+        }
+    }
+
     /** A request sent again by the requester. */
     record Retransmission(long frame, String conversation, int psn, Trigger trigger) implements Observation {
         public ObservationKind kind() {

@@ -82,7 +82,10 @@ public enum ObservationKind {
     // real NICs' deviations (issue 16)
     DDP_MSN_SHARED_COUNTER("ddp_msn_shared_counter"),
     RDMAP_READ_REQUEST_BYTE_ORDER("rdmap_read_request_byte_order"),
-    MPA_MARKER_LAYOUT("mpa_marker_layout");
+    MPA_MARKER_LAYOUT("mpa_marker_layout"),
+    // vantage points disagreeing (issue 20): raised by a union of several captures, never by one
+    SENDER_SIDE_DUPLICATE("sender_side_duplicate"),
+    RESPONSE_NOT_DOWNSTREAM("response_not_downstream");
 
     private static final Map<String, ObservationKind> BY_ID = new HashMap<>();
 

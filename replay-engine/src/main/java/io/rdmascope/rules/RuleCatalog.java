@@ -314,7 +314,22 @@ public final class RuleCatalog {
                     "Payload and pad together must fill whole 4-byte words, on every opcode: the transport "
                             + "headers and the ICRC are whole words, and the LRH counts packets in words. A packet "
                             + "that is not is malformed and the receiver drops or rejects it. Typical cause: a "
-                            + "sender computing PadCnt or the UDP length wrongly, or one that omits the pad bytes."));
+                            + "sender computing PadCnt or the UDP length wrongly, or one that omits the pad bytes."),
+            rule("IB-VP-DUP-001", Severity.WARNING, "Duplicate on the sender's side",
+                    "IBTA Vol. 1 9.7.4.1.1 (duplicate requests); several vantage points (issue 20)",
+                    "With captures from several vantage points: one point saw a packet twice, byte for byte, "
+                            + "microseconds apart, and the next point downstream saw it once. The duplicate arose "
+                            + "between the sender and the first point (the sending host, its NIC or its capture "
+                            + "tool) and did not travel on, so the receiver was not troubled by it. Typical cause: a "
+                            + "capture tool on the sending host that records a transmission twice, or a NIC or "
+                            + "mirror duplicating a frame the next hop then dropped."),
+            rule("IB-VP-LOSS-001", Severity.WARNING, "Response seen at one point, never downstream",
+                    RC + ", R3.3 (a requester without its answer resends); several vantage points (issue 20)",
+                    "With captures from several vantage points: an ACK, NAK, READ response or atomic ACK shows "
+                            + "in the capture of a point near the responder and never in the capture of the next "
+                            + "point toward the requester. It was lost between the two points (the requester will "
+                            + "time out and resend), or that point's capture missed it. The union still counts the "
+                            + "message complete, because one point saw its completion."));
 
     private static final Map<String, Rule> BY_ID = index();
 
@@ -389,6 +404,8 @@ public final class RuleCatalog {
             case DDP_MSN_SHARED_COUNTER -> "IW-DDP-005";
             case RDMAP_READ_REQUEST_BYTE_ORDER -> "IW-RDMAP-005";
             case MPA_MARKER_LAYOUT -> "IW-MPA-005";
+            case SENDER_SIDE_DUPLICATE -> "IB-VP-DUP-001";
+            case RESPONSE_NOT_DOWNSTREAM -> "IB-VP-LOSS-001";
             // state changes and facts worth a field, not a finding
             case NAK_RESERVED, COALESCED_ACK, PSN_WRAP, QP_STATE, MPA_RESYNC -> null;
         };

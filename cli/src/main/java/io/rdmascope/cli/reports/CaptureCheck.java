@@ -7,6 +7,7 @@ import io.rdmascope.rules.Severity;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongFunction;
 
 /**
  * What {@code check} found in one capture: its findings (sorted by first frame, as
@@ -18,12 +19,25 @@ import java.util.Map;
  * @param expectations one result per expectation of the {@code --expect} file, in file order
  * @param readError    one line naming the damage, or null when the file was read to its end
  * @param rootCausesOnly {@code --root-causes}: only findings that are root causes can fail the capture
+ * @param sightings    for a union of several vantage points (issue 20, {@code check --union}): the
+ *                     "NAME:frame"s of each capture that saw a union frame; null for one capture
  */
 public record CaptureCheck(String capture, List<Finding> findings, List<Expectations.Result> expectations,
-                           String readError, boolean rootCausesOnly) {
+                           String readError, boolean rootCausesOnly, LongFunction<List<String>> sightings) {
     public CaptureCheck {
         findings = List.copyOf(findings);
         expectations = List.copyOf(expectations);
+    }
+
+    public CaptureCheck(String capture, List<Finding> findings, List<Expectations.Result> expectations,
+                        String readError, boolean rootCausesOnly) {
+        this(capture, findings, expectations, readError, rootCausesOnly, null);
+    }
+
+    /** Frame {@code frame} as the text reports name it: its number, or for a union every point's frame. */
+    public String frameText(long frame) {
+        List<String> seen = sightings == null ? List.of() : sightings.apply(frame);
+        return seen.isEmpty() ? Long.toString(frame) : String.join("=", seen);
     }
 
     public CaptureCheck(String capture, List<Finding> findings, List<Expectations.Result> expectations,

@@ -45,7 +45,15 @@ public final class JsonReport implements Report {
         }
         ArrayNode findings = o.putArray("findings");
         for (Finding f : c.findings()) {
-            findings.add(finding(f));
+            ObjectNode one = finding(f);
+            findings.add(one);
+            if (c.sightings() != null) {
+                ArrayNode sightings = one.putArray("sightings"); // issue 20: one array per frame, "NAME:frame"s
+                for (long frame : f.frames()) {
+                    ArrayNode seen = sightings.addArray();
+                    c.sightings().apply(frame).forEach(seen::add);
+                }
+            }
         }
         ArrayNode expectations = o.putArray("expectations");
         for (Expectations.Result r : c.expectations()) {

@@ -65,7 +65,7 @@ public final class TextReport implements Report {
                 Finding first = g.get(0);
                 line(sb, String.format(format, first.rule(), first.severity(), g.size(), first.summary()),
                         summaryIndent);
-                line(sb, DETAIL_INDENT + frames(g) + "; " + conversations(g), DETAIL_INDENT + "  ");
+                line(sb, DETAIL_INDENT + frames(g, c::frameText) + "; " + conversations(g), DETAIL_INDENT + "  ");
             }
         }
         if (!c.expectations().isEmpty()) {
@@ -105,7 +105,7 @@ public final class TextReport implements Report {
             if (!explained.add(f.conversation())) {
                 continue; // one first anomaly per conversation: the earliest
             }
-            lines.add("conversation " + f.conversation() + ", frame " + f.firstFrame() + ": " + f.rule() + " "
+            lines.add("conversation " + f.conversation() + ", frame " + c.frameText(f.firstFrame()) + ": " + f.rule() + " "
                     + f.severity() + ": " + f.detail() + (n == 0 ? "" : " (" + n + " later finding" + (n == 1 ? "" : "s")
                     + " follow from it)"));
         }
@@ -136,13 +136,18 @@ public final class TextReport implements Report {
     }
 
     static String frames(List<Finding> group) {
+        return frames(group, Long::toString);
+    }
+
+    /** @param frameText how a frame is named: its number, or a union's "NAME:frame"s (issue 20) */
+    static String frames(List<Finding> group, java.util.function.LongFunction<String> frameText) {
         List<String> frames = new ArrayList<>();
         int frameless = 0;
         for (Finding f : group) {
             if (f.frames().isEmpty()) {
                 frameless++;
             } else {
-                frames.add(Long.toString(f.frames().get(0)));
+                frames.add(frameText.apply(f.frames().get(0)));
             }
         }
         String text = frames.isEmpty() ? "" : (frames.size() == 1 ? "frame " : "frames ") + listed(frames);
