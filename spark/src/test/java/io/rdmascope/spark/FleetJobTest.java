@@ -64,24 +64,26 @@ class FleetJobTest {
 
     @BeforeAll
     static void runJob() throws Exception {
+        long started = System.nanoTime();
         work = Files.createTempDirectory("fleet-test");
         input = work.resolve("in");
         Path generated = work.resolve("generated");
         // Two vantages of many host pairs each, in ring files: generated traffic of 64 QPs over 8 hosts.
         for (int seed = 1; seed <= 2; seed++) {
             Path dir = generated.resolve("seed" + seed);
-            cli("generate", "--scenario", "mixed_large", "--frames", "30000", "--seed", String.valueOf(seed),
+            cli("generate", "--scenario", "mixed_large", "--frames", "10000", "--seed", String.valueOf(seed),
                     "--out", dir.toString());
             add("host-" + (char) ('a' + seed - 1), dir.resolve("mixed_large.pcap"), seed == 1 ? 3 : 2, seed == 2);
         }
-        // One vantage where something crosses host pairs (ICRCs per sender and interface, cut frames per
-        // capture): the generated traffic merged with the artifact cases; the job must replay it whole.
+        // One vantage where something crosses host pairs: a sender whose ICRCs never verify towards one
+        // peer (the ICRC case moved to 10.0.0.1 <-> 10.0.0.9) but verify towards others (the generated
+        // traffic), on one interface. Per host pair that is an unverifiable interface (one note); over the
+        // capture it is a sender with bad ICRCs (errors). The job must replay this vantage whole.
         Path cases = SharedFiles.sampleCases();
-        Path merged = generated.resolve("merged.pcapng");
-        cli("merge", "-w", merged.toString(), generated.resolve("seed1").resolve("mixed_large.pcap").toString(),
-                caseFile(cases, "capture_icrc_not_verifiable").toString(),
-                caseFile(cases, "capture_frames_cut_silently").toString());
-        add("host-c", merged, 2, false);
+        Path mixedIcrc = generated.resolve("mixed_icrc.pcap");
+        RingFiles.concatenate(generated.resolve("seed1").resolve("mixed_large.pcap"),
+                caseFile(cases, "capture_icrc_not_verifiable"), Map.of(1, 9, 2, 1), mixedIcrc);
+        add("host-c", mixedIcrc, 2, false);
         for (int i = 0; i < CASES.size(); i++) {
             Path file = caseFile(cases, CASES.get(i));
             add(CASES.get(i), file, file.toString().endsWith(".erf") ? 1 : 1 + i % 3, false);
@@ -101,6 +103,7 @@ class FleetJobTest {
                     + "; comparing on committed and generated captures only");
         }
 
+        long built = System.nanoTime();
         spark = SparkSession.builder().master("local[2]").appName("FleetJobTest")
                 .config("spark.ui.enabled", "false")
                 .config("spark.sql.shuffle.partitions", "4")
@@ -110,6 +113,8 @@ class FleetJobTest {
         status = FleetJob.run(spark, FleetOptions.parse(List.of(input.toString(), output.toString())),
                 new PrintWriter(err, true));
         stderr = err.toString();
+        System.out.printf("FleetJobTest: input built in %.1f s, Spark started and the job ran in %.1f s%n",
+                (built - started) / 1e9, (System.nanoTime() - built) / 1e9);
     }
 
     @AfterAll
@@ -166,7 +171,7 @@ class FleetJobTest {
             assertEquals(x, findings.getOrDefault(vantage, List.of()), vantage + ": findings");
             rows += m.size() + f.size() + x.size();
         }
-        assertTrue(rows > 10_000, "the comparison covers many rows: " + rows);
+        assertTrue(rows > 5_000, "the comparison covers many rows: " + rows);
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.zip.GZIPOutputStream;
 
@@ -77,6 +78,39 @@ final class RingFiles {
             out.add(new Ring(vantage + "/" + name, from + 1L));
         }
         return out;
+    }
+
+    /**
+     * One Ethernet pcap of {@code first}'s frames followed by {@code second}'s, all on one interface, the
+     * second's timestamps moved to follow the first's and its IPv4 addresses rewritten by {@code readdress}
+     * (last octet to last octet): a capture where one sender talks to peers in several host pairs.
+     */
+    static void concatenate(Path first, Path second, Map<Integer, Integer> readdress, Path out) throws IOException {
+        try (PcapWriter w = PcapWriter.create(out, 1, PcapWriter.DEFAULT_SNAPLEN, true)) {
+            long end = 0;
+            try (PacketSource in = CaptureFiles.open(first)) {
+                Frame f;
+                while ((f = in.next()) != null) {
+                    w.write(f);
+                    end = Math.max(end, f.timeNanos());
+                }
+            }
+            long shift = Long.MIN_VALUE;
+            try (PacketSource in = CaptureFiles.open(second)) {
+                Frame f;
+                while ((f = in.next()) != null) {
+                    if (shift == Long.MIN_VALUE) {
+                        shift = end + 1_000_000 - f.timeNanos();
+                    }
+                    byte[] b = f.toByteArray();
+                    if (b.length >= 34 && b[12] == 0x08 && b[13] == 0x00) { // Ethernet, IPv4: addresses at 26 and 30
+                        b[29] = (byte) (int) readdress.getOrDefault(b[29] & 0xFF, b[29] & 0xFF);
+                        b[33] = (byte) (int) readdress.getOrDefault(b[33] & 0xFF, b[33] & 0xFF);
+                    }
+                    w.write(f.timeNanos() + shift, b, f.wireLength());
+                }
+            }
+        }
     }
 
     /** Puts {@code source} into {@code inputRoot/vantage/} as it is (a link: the file is never copied). */
