@@ -77,6 +77,12 @@ public final class FleetJob {
         PrintWriter err = new PrintWriter(System.err, true);
         int status;
         FleetOptions options;
+        if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
+            System.out.println(FleetOptions.USAGE.replaceFirst("^usage: FleetJob", "usage: rdmascope fleet")
+                    + "\nSee docs/fleet.md: tables messages, flows, findings (Parquet) and summary.json go to OUTPUT;"
+                    + " exit status 0 pass, 1 a finding at or above --fail-on, 2 bad input.");
+            return;
+        }
         try {
             options = FleetOptions.parse(Arrays.asList(args));
         } catch (FleetOptions.UsageError e) {
@@ -86,7 +92,11 @@ public final class FleetJob {
         }
         SparkSession.Builder builder = SparkSession.builder().appName("rdmascope fleet");
         if (options.master() != null) {
-            builder.master(options.master()).config("spark.ui.enabled", "false");
+            // Embedded (rdmascope fleet): no web UI, and shuffle partitions for this machine's cores rather
+            // than Spark's 200, whose fixed cost per partition dominates a run on one machine.
+            int cores = Runtime.getRuntime().availableProcessors();
+            builder.master(options.master()).config("spark.ui.enabled", "false")
+                    .config("spark.sql.shuffle.partitions", String.valueOf(Math.max(2, 4 * cores)));
         }
         SparkSession spark = builder.getOrCreate();
         try {

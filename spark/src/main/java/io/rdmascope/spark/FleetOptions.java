@@ -8,7 +8,8 @@ import java.util.regex.PatternSyntaxException;
 
 /**
  * The job's command line: {@code INPUT OUTPUT [--vantage-pattern REGEX] [--fail-on SEVERITY]
- * [--root-causes] [--master URL]}. Bad usage is one line ({@link UsageError}), exit status 2.
+ * [--root-causes] [--master URL]}; {@code --out OUTPUT} may name the output instead ({@code rdmascope fleet}'s
+ * spelling). A later {@code --master} wins, so the launcher's default {@code local[*]} gives way to the user's. Bad usage is one line ({@link UsageError}), exit status 2.
  *
  * @param vantagePattern finds a file's vantage in its path under INPUT ('/'-separated): the group named
  *                       "vantage", else group 1; files it does not match are left out (and counted)
@@ -21,7 +22,8 @@ record FleetOptions(String input, String output, Pattern vantagePattern, Severit
     /** By default each sub-directory of INPUT is a vantage: the first component of a file's path. */
     static final Pattern ONE_DIRECTORY_PER_VANTAGE = Pattern.compile("^([^/]+)/");
 
-    static final String USAGE = "usage: FleetJob INPUT OUTPUT [--vantage-pattern REGEX] [--fail-on error|warning|note]"
+    static final String USAGE = "usage: FleetJob INPUT OUTPUT (or INPUT --out OUTPUT) [--vantage-pattern REGEX]"
+            + " [--fail-on error|warning|note]"
             + " [--root-causes] [--master URL]";
 
     /** A usage mistake, said in one line. */
@@ -59,6 +61,12 @@ record FleetOptions(String input, String output, Pattern vantagePattern, Severit
                     } catch (IllegalArgumentException e) {
                         throw new UsageError("--fail-on takes error, warning or note (got '" + s + "')");
                     }
+                }
+                case "--out" -> {
+                    if (output != null) {
+                        throw new UsageError("the output directory is given twice ('" + output + "')");
+                    }
+                    output = value(args, ++i, a);
                 }
                 case "--root-causes" -> rootCauses = true;
                 case "--master" -> master = value(args, ++i, a);
