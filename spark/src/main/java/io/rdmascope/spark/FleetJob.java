@@ -128,6 +128,8 @@ public final class FleetJob {
     /** Runs the job on {@code spark}; returns the exit status. */
     static int run(SparkSession spark, FleetOptions options, PrintWriter err) throws IOException {
         Configuration conf = spark.sparkContext().hadoopConfiguration();
+        ShuffleMeter shuffle = new ShuffleMeter();
+        spark.sparkContext().addSparkListener(shuffle);
         List<CaptureFile> listed = list(options, conf, err);
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
 
@@ -237,6 +239,16 @@ public final class FleetJob {
             all.unpersist();
         }
         first.unpersist();
+        try {
+            spark.sparkContext().listenerBus().waitUntilEmpty(10_000); // task metrics arrive on the listener bus
+        } catch (java.util.concurrent.TimeoutException e) {
+            err.println("rdmascope fleet: Spark's listener bus lags; the shuffle size below may miss the last tasks");
+        }
+        spark.sparkContext().removeSparkListener(shuffle);
+        long frames = vantages.values().stream().mapToLong(v -> v.frames).sum();
+        err.printf(Locale.ROOT, "rdmascope fleet: %d frames in %d vantage(s), %d replayed whole; shuffle wrote %d bytes"
+                        + " (%.1f a frame)%n", frames, vantages.size(), whole.size(), shuffle.bytes(),
+                frames == 0 ? 0.0 : (double) shuffle.bytes() / frames);
         if (!readErrors.isEmpty()) {
             readErrors.forEach(e -> err.println("rdmascope fleet: " + e));
             return EXIT_BAD_INPUT; // as check: the report covers the frames before the damage, then status 2
