@@ -133,6 +133,7 @@ public final class FleetJob {
         List<CaptureFile> listed = list(options, conf, err);
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
 
+        long started = System.nanoTime();
         List<FileScan> scans = jsc.parallelize(listed, Math.max(1, listed.size())).map(new Scanner()).collect();
         Map<String, Vantage> vantages = new TreeMap<>();
         List<String> readErrors = new ArrayList<>();
@@ -158,6 +159,7 @@ public final class FleetJob {
             }
         });
 
+        long scanned = System.nanoTime();
         Dataset<ReplayRow> first = replay(spark, jsc, files, whole, captureEnds);
         List<ReplayRow> small = first.filter(notFound()).collectAsList();
         // A vantage whose groups saw something that reaches beyond their host pair is replayed again as one group.
@@ -201,6 +203,7 @@ public final class FleetJob {
                         c.get("firstFrame").asLong()));
             }
         }
+        long replayed = System.nanoTime();
         Numbering numbering = new Numbering(files, found);
         Broadcast<Numbering> shared = jsc.broadcast(numbering);
 
@@ -247,8 +250,9 @@ public final class FleetJob {
         spark.sparkContext().removeSparkListener(shuffle);
         long frames = vantages.values().stream().mapToLong(v -> v.frames).sum();
         err.printf(Locale.ROOT, "rdmascope fleet: %d frames in %d vantage(s), %d replayed whole; shuffle wrote %d bytes"
-                        + " (%.1f a frame)%n", frames, vantages.size(), whole.size(), shuffle.bytes(),
-                frames == 0 ? 0.0 : (double) shuffle.bytes() / frames);
+                        + " (%.1f a frame); scan %.1f s, replay %.1f s, tables %.1f s%n", frames, vantages.size(),
+                whole.size(), shuffle.bytes(), frames == 0 ? 0.0 : (double) shuffle.bytes() / frames,
+                (scanned - started) / 1e9, (replayed - scanned) / 1e9, (System.nanoTime() - replayed) / 1e9);
         if (!readErrors.isEmpty()) {
             readErrors.forEach(e -> err.println("rdmascope fleet: " + e));
             return EXIT_BAD_INPUT; // as check: the report covers the frames before the damage, then status 2
