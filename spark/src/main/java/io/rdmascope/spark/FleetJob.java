@@ -185,9 +185,10 @@ public final class FleetJob {
             }
         }
         Dataset<ReplayRow> all = first;
+        Dataset<ReplayRow> second = null;
         if (!again.isEmpty()) {
             List<CaptureFile> againFiles = files.stream().filter(f -> again.contains(f.getVantage())).toList();
-            Dataset<ReplayRow> second = replay(spark, jsc, againFiles, again, captureEnds);
+            second = replay(spark, jsc, againFiles, again, captureEnds);
             Set<String> keep = new HashSet<>(again);
             all = first.filter((FilterFunction<ReplayRow>) r -> !keep.contains(r.getVantage())).union(second)
                     .persist(StorageLevel.DISK_ONLY());
@@ -238,8 +239,10 @@ public final class FleetJob {
         }
         ObjectNode json = summary.json(vantages, numbering, whole, crossPair);
         writeSummary(conf, child(out, "summary.json"), json);
-        if (!again.isEmpty()) {
+        // Everything persisted is let go: an embedded session (the tests') lives on after the job.
+        if (second != null) {
             all.unpersist();
+            second.unpersist();
         }
         first.unpersist();
         try {
