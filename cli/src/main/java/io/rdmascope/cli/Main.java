@@ -24,7 +24,7 @@ public final class Main {
     static final List<Class<?>> VERBS = List.of(DissectCommand.class, MessagesCommand.class, FlowsCommand.class,
             SummaryCommand.class, FieldsCommand.class, CaptureCommand.class, InterfacesCommand.class,
             GenerateCommand.class, CheckCommand.class, ExplainCommand.class, RulesCommand.class, MergeCommand.class,
-            CorrelateCommand.class, CommandLine.HelpCommand.class);
+            CorrelateCommand.class, FleetCommand.class, CommandLine.HelpCommand.class);
 
     public static final int EXIT_OK = 0;
     public static final int EXIT_BAD_INPUT = 2;

@@ -77,6 +77,7 @@ class CliHabitsTest {
             case "messages", "flows", "summary", "explain", "check" -> List.of(RC_SEND);
             case "dissect" -> List.of(RC_SEND, "-c", "1");
             case "correlate" -> List.of(RC_SEND, "copy=" + RC_SEND);
+            case "fleet" -> List.of("some-directory", "--out", "some-output");
             case "merge" -> List.of("-w", Path.of(System.getProperty("java.io.tmpdir"), "never-written.pcapng").toString(),
                     RC_SEND);
             default -> List.of();

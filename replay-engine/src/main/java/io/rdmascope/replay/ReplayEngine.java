@@ -923,6 +923,15 @@ public final class ReplayEngine {
         return finalIds.getOrDefault(provisional, provisional);
     }
 
+    /**
+     * Every conversation id handed to the listener (provisional, as the listener saw it) with its first
+     * frame. A replay split into parts (the Spark job, issue 21: one engine per host pair) numbers the
+     * conversations of all parts together from these, as {@link #finalConversationId} does for one.
+     */
+    public Map<String, Long> conversationFirstFrames() {
+        return java.util.Collections.unmodifiableMap(firstFrameOfId);
+    }
+
     /** Whether every provisional id is already its final one (nothing to renumber). */
     public boolean idsFinal() {
         for (String id : firstFrameOfId.keySet()) {
