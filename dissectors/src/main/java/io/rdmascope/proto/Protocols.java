@@ -9,6 +9,7 @@ import io.rdmascope.proto.ib.InfiniBandModule;
 import io.rdmascope.proto.ip.IpModule;
 import io.rdmascope.proto.iwarp.IwarpModule;
 import io.rdmascope.proto.mad.MadModule;
+import io.rdmascope.proto.nvmeof.NvmeOfModule;
 
 import java.util.List;
 import java.util.function.Function;
@@ -31,6 +32,7 @@ public final class Protocols {
             new InfiniBandModule(),
             new MadModule(),
             new IwarpModule(),
+            new NvmeOfModule(),
             new DataModule());
 
     private Protocols() {
