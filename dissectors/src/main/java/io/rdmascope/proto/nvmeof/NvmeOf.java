@@ -108,7 +108,8 @@ public final class NvmeOf {
     static final int CTX_DETAIL = 4;
     static final int CTX_COMMAND_FRAME = 8;
     static final int CTX_DATA_OFFSET = 12;
-    static final int CTX_SIZE = 16;
+    static final int CTX_DATA_REQUEST_FRAME = 16;
+    static final int CTX_SIZE = 20;
     /**
      * Flag bits: a response capsule; the command it (or a data transfer) serves was seen; a Fabrics
      * command; an RDMA READ Request for a command's data; a READ response carrying it; an RDMA WRITE.
@@ -136,6 +137,24 @@ public final class NvmeOf {
     /** The controller writing a command's data into the host's memory. */
     public static final HeaderType WRITE_REQUEST = HeaderType.group(RDMA_PROTOCOL, "nvme-rdma.write_to_host_req",
             "RDMA Write Request Sent to Host");
+
+    // ---- Which command a response or a data transfer serves, as frame links (Wireshark's generated items) ----
+    /** "Fabric Cmd in": the frame of the Fabrics command a response or a data transfer serves. */
+    public static final Field FABRICS_CMD_PKT = commandLink("nvme.fabrics.cmd_pkt", "Fabric Cmd in",
+            NvmeOf.CTX_COMMAND_FRAME, true);
+    /** "Cmd in": likewise for an admin or I/O command. */
+    public static final Field CMD_PKT = commandLink("nvme.cmd_pkt", "Cmd in", NvmeOf.CTX_COMMAND_FRAME, false);
+    /** "DATA Transfer Request": the RDMA READ Request an RDMA READ response answers. */
+    public static final Field FABRICS_DATA_REQ = commandLink("nvme.fabrics.data_req", "DATA Transfer Request",
+            NvmeOf.CTX_DATA_REQUEST_FRAME, true);
+    public static final Field DATA_REQ = commandLink("nvme.data_req", "DATA Transfer Request",
+            NvmeOf.CTX_DATA_REQUEST_FRAME, false);
+    /**
+     * What Wireshark shows inside its transfer items ("[Fabric Cmd in: 4]"), as a node of the
+     * {@code nvme} protocol, whose names these fields carry.
+     */
+    public static final HeaderType TRANSFER = HeaderType.group(NVME_PROTOCOL, "nvme.transfer", "Data Transfer",
+            FABRICS_CMD_PKT, CMD_PKT, FABRICS_DATA_REQ, DATA_REQ);
 
     // ---- SGL descriptor 1, at SQE bytes 24-39 (NVMe Base §4.1.2), shared by both command layouts ----
     private static final Field.Presence SGL_SHOWN = (d, l) -> d.layerType(l) != NvmeOf.FABRICS_COMMAND
@@ -291,7 +310,7 @@ public final class NvmeOf {
             .littleEndian();
     /** Wireshark's "Cqe" subtree of a Fabrics command's response capsule. */
     public static final HeaderType FABRICS_RESPONSE = HeaderType.group(NVME_PROTOCOL, "nvme.fabrics.cqe", "Cqe",
-            CONNECT_CNTLID, CONNECT_AUTHREQ, CONNECT_CQE_RSVD, PROP_SET_CQE_RSVD, SQHD, SQID, CQE_CID, STATUS,
+            FABRICS_CMD_PKT, CMD_PKT, CONNECT_CNTLID, CONNECT_AUTHREQ, CONNECT_CQE_RSVD, PROP_SET_CQE_RSVD, SQHD, SQID, CQE_CID, STATUS,
             STATUS_RSVD, STATUS_SC, STATUS_SCT, STATUS_CRD, STATUS_M, STATUS_DNR, CQE_DWORD0, CQE_DWORD1);
     /** The response capsule of an admin or I/O command, or of a command the capture did not show. */
     public static final HeaderType RESPONSE = new HeaderType("nvme", "NVM Express (Cqe)", NVME_PROTOCOL,
@@ -299,7 +318,7 @@ public final class NvmeOf {
 
     /** Every header type, for the field registry. */
     public static final List<HeaderType> HEADERS = List.of(CM_REQUEST, CM_REPLY, CONTEXT, READ_REQUEST,
-            READ_RESPONSE_DATA, WRITE_REQUEST, FABRICS_COMMAND,
+            READ_RESPONSE_DATA, WRITE_REQUEST, TRANSFER, FABRICS_COMMAND,
             PROPERTY_VALUE, ADMIN_COMMAND, IO_COMMAND, FABRICS_RESPONSE, RESPONSE);
 
     private NvmeOf() {
@@ -328,6 +347,31 @@ public final class NvmeOf {
         int ctx = d.layerStart(layer - 1);
         int flags = d.u8(ctx + CTX_FLAGS);
         return (flags & (FLAG_MATCHED | FLAG_FABRICS)) == (FLAG_MATCHED | FLAG_FABRICS) ? d.u8(ctx + CTX_CODE) : -1;
+    }
+
+    /**
+     * A frame number read from the context record (the layer of type {@link #CONTEXT} in the frame),
+     * present when that frame is known and the command is (or is not) a Fabrics command.
+     */
+    private static Field commandLink(String abbrev, String name, int recordOffset, boolean fabrics) {
+        return Field.computed(abbrev, name, FieldType.FRAMENUM, Base.DEC, new Field.Computation() {
+            @Override
+            public long value(Dissection d, int layer) {
+                int ctx = d.find(CONTEXT);
+                return ctx < 0 ? 0 : d.u32le(d.layerStart(ctx) + recordOffset);
+            }
+
+            @Override
+            public boolean isPresent(Dissection d, int layer) {
+                int ctx = d.find(CONTEXT);
+                if (ctx < 0) {
+                    return false;
+                }
+                int flags = d.u8(d.layerStart(ctx) + CTX_FLAGS);
+                boolean matched = (flags & FLAG_MATCHED) != 0;
+                return matched && ((flags & FLAG_FABRICS) != 0) == fabrics && value(d, layer) != 0;
+            }
+        });
     }
 
     private static Field le16(String abbrev, String name, int offset) {

@@ -60,7 +60,7 @@ final class NvmeOfDissector {
             }
             NvmeOfQueues queues = queues(d, true);
             queues.beginFrame(frame);
-            int qid = d.u8(at + REQ_NVME_PRIVATE + 2) | d.u8(at + REQ_NVME_PRIVATE + 3) << 8;
+            int qid = d.u16le(at + REQ_NVME_PRIVATE + 2);
             queues.request(d.u32(at + REQ_LOCAL_COMM_ID), d.u24(at + REQ_LOCAL_QPN), qid);
             d.add(NvmeOf.CM_REQUEST, at + REQ_NVME_PRIVATE, NvmeOf.CM_REQUEST_SIZE);
         } else if (message == Cm.REP) {
@@ -111,14 +111,18 @@ final class NvmeOfDissector {
         if (opcode == READ_REQUEST && toHost != null) {
             toHost.readSlot = toHost.findKey(d.u32(r.bthStart + RETH_R_KEY));
             toHost.readOffset = 0;
-            transfer(d, toHost, toHost.readSlot, NvmeOf.FLAG_READ_REQUEST, 0);
+            toHost.readRequestFrame = d.frame().number();
+            transfer(d, toHost, toHost.readSlot, NvmeOf.FLAG_READ_REQUEST, 0, 0);
             d.add(NvmeOf.READ_REQUEST, offset, 0);
+            d.add(NvmeOf.TRANSFER, offset, 0);
             return true;
         }
         if (opcode >= READ_RESPONSE_FIRST && opcode <= READ_RESPONSE_ONLY && toController != null) {
-            transfer(d, toController, toController.readSlot, NvmeOf.FLAG_READ_RESPONSE, toController.readOffset);
+            transfer(d, toController, toController.readSlot, NvmeOf.FLAG_READ_RESPONSE, toController.readOffset,
+                    toController.readRequestFrame);
             toController.readOffset += end - offset;
             d.add(NvmeOf.READ_RESPONSE_DATA, offset, Math.min(end, d.capturedLength()) - offset);
+            d.add(NvmeOf.TRANSFER, offset, 0);
             return true;
         }
         if (opcode >= WRITE_FIRST && opcode <= WRITE_ONLY_WITH_IMMEDIATE && toHost != null) {
@@ -126,9 +130,10 @@ final class NvmeOfDissector {
                 toHost.writeSlot = toHost.findKey(d.u32(r.bthStart + RETH_R_KEY));
                 toHost.writeOffset = 0;
             }
-            transfer(d, toHost, toHost.writeSlot, NvmeOf.FLAG_WRITE, toHost.writeOffset);
+            transfer(d, toHost, toHost.writeSlot, NvmeOf.FLAG_WRITE, toHost.writeOffset, 0);
             toHost.writeOffset += end - offset;
             d.add(NvmeOf.WRITE_REQUEST, offset, 0);
+            d.add(NvmeOf.TRANSFER, offset, 0);
             Data.dissect(chain, d, offset, end);
             return true;
         }
@@ -136,31 +141,31 @@ final class NvmeOfDissector {
     }
 
     /** The context of a data transfer for the command in {@code slot} (-1: none seen with its key). */
-    private static void transfer(Dissection d, NvmeOfQueues.Queue q, int slot, int kind, long dataOffset) {
+    private static void transfer(Dissection d, NvmeOfQueues.Queue q, int slot, int kind, long dataOffset,
+                                 long readRequestFrame) {
         if (slot < 0) {
-            context(d, q.qid, kind, 0, 0, 0, dataOffset);
+            context(d, q.qid, kind, 0, 0, 0, dataOffset, readRequestFrame);
             return;
         }
         int flags = kind | NvmeOf.FLAG_MATCHED | (q.fabrics(slot) ? NvmeOf.FLAG_FABRICS : 0);
-        context(d, q.qid, flags, q.code(slot), q.detail(slot), q.frame(slot), dataOffset);
+        context(d, q.qid, flags, q.code(slot), q.detail(slot), q.frame(slot), dataOffset, readRequestFrame);
     }
 
     private static void command(DissectorChain chain, Dissection d, NvmeOfQueues.Queue q, int offset, int end) {
         int opc = d.u8(offset);
-        int cid = d.u8(offset + 2) | d.u8(offset + 3) << 8;
+        int cid = d.u16le(offset + 2);
         boolean fabrics = opc == NvmeOf.OPC_FABRICS;
         int code = fabrics ? d.u8(offset + 4) : opc;
         int detail = 0;
         if (fabrics && (code == NvmeOf.FCTYPE_PROPERTY_GET || code == NvmeOf.FCTYPE_PROPERTY_SET)) {
-            detail = d.u8(offset + 44) | d.u8(offset + 45) << 8; // the property's offset
+            detail = d.u16le(offset + 44); // the property's offset (low 16 bits: every property lies below 0x1000)
         } else if (!fabrics && q.qid == 0 && opc == NvmeOf.OPC_IDENTIFY) {
             detail = d.u8(offset + 40); // CNS
         }
         boolean keyed = d.u8(offset + 39) >> 4 == NvmeOf.SGL_KEYED_DATA_BLOCK;
-        long key = keyed ? d.u8(offset + 35) | d.u8(offset + 36) << 8 | d.u8(offset + 37) << 16
-                | (long) d.u8(offset + 38) << 24 : -1;
+        long key = keyed ? d.u32le(offset + 35) : -1;
         q.command(cid, d.frame().number(), fabrics, code, detail, key);
-        context(d, q.qid, fabrics ? NvmeOf.FLAG_FABRICS : 0, code, detail, 0, 0);
+        context(d, q.qid, fabrics ? NvmeOf.FLAG_FABRICS : 0, code, detail, 0, 0, 0);
         if (fabrics) {
             d.add(NvmeOf.FABRICS_COMMAND, offset, NvmeOf.SQE_SIZE);
             if (code == NvmeOf.FCTYPE_PROPERTY_SET) {
@@ -174,7 +179,7 @@ final class NvmeOfDissector {
     }
 
     private static void response(DissectorChain chain, Dissection d, NvmeOfQueues.Queue q, int offset, int end) {
-        int cid = d.u8(offset + 12) | d.u8(offset + 13) << 8;
+        int cid = d.u16le(offset + 12);
         int slot = q.find(cid);
         int flags = NvmeOf.FLAG_RESPONSE;
         int code = 0;
@@ -186,7 +191,7 @@ final class NvmeOfDissector {
             detail = q.detail(slot);
             commandFrame = q.frame(slot);
         }
-        context(d, q.qid, flags, code, detail, commandFrame, 0);
+        context(d, q.qid, flags, code, detail, commandFrame, 0, 0);
         boolean fabrics = (flags & NvmeOf.FLAG_FABRICS) != 0;
         d.add(fabrics ? NvmeOf.FABRICS_RESPONSE : NvmeOf.RESPONSE, offset, NvmeOf.CQE_SIZE);
         if (fabrics && code == NvmeOf.FCTYPE_PROPERTY_GET) {
@@ -197,7 +202,7 @@ final class NvmeOfDissector {
 
     /** Writes the context record (see {@link NvmeOf#CONTEXT}) past the frame and adds its layer. */
     private static void context(Dissection d, int qid, int flags, int code, int detail, long commandFrame,
-                                long dataOffset) {
+                                long dataOffset, long readRequestFrame) {
         byte[] record = d.rdma().scratch();
         record[NvmeOf.CTX_QID] = (byte) qid;
         record[NvmeOf.CTX_QID + 1] = (byte) (qid >> 8);
@@ -210,6 +215,7 @@ final class NvmeOfDissector {
         for (int i = 0; i < 4; i++) {
             record[NvmeOf.CTX_COMMAND_FRAME + i] = (byte) (commandFrame >> (8 * i));
             record[NvmeOf.CTX_DATA_OFFSET + i] = (byte) (dataOffset >> (8 * i));
+            record[NvmeOf.CTX_DATA_REQUEST_FRAME + i] = (byte) (readRequestFrame >> (8 * i));
         }
         int at = d.addReassembled(record, 0, NvmeOf.CTX_SIZE);
         d.add(NvmeOf.CONTEXT, at, NvmeOf.CTX_SIZE);

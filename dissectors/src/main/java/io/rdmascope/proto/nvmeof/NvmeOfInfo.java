@@ -20,8 +20,8 @@ final class NvmeOfInfo {
         int ctx = d.layerStart(contextLayer);
         int flags = d.u8(ctx + NvmeOf.CTX_FLAGS);
         int code = d.u8(ctx + NvmeOf.CTX_CODE);
-        int detail = le16(d, ctx + NvmeOf.CTX_DETAIL);
-        int qid = le16(d, ctx + NvmeOf.CTX_QID);
+        int detail = d.u16le(ctx + NvmeOf.CTX_DETAIL);
+        int qid = d.u16le(ctx + NvmeOf.CTX_QID);
         boolean fabrics = (flags & NvmeOf.FLAG_FABRICS) != 0;
         boolean matched = (flags & NvmeOf.FLAG_MATCHED) != 0;
         String name = !matched && (flags & NvmeOf.FLAG_RESPONSE | flags & NvmeOf.TRANSFER_FLAGS) != 0
@@ -29,7 +29,7 @@ final class NvmeOfInfo {
         if ((flags & NvmeOf.TRANSFER_FLAGS) != 0) {
             // Wireshark spells these two "NVMeOF" and "NVMeoF" (packet-nvme-rdma.c); kept as it prints them.
             String text = (flags & NvmeOf.FLAG_READ_REQUEST) != 0 ? "NVMeOF Data Request for " + name
-                    : "NVMeoF Data for " + name + ", offset " + (le16(d, ctx + NvmeOf.CTX_DATA_OFFSET) | (long) le16(d, ctx + NvmeOf.CTX_DATA_OFFSET + 2) << 16);
+                    : "NVMeoF Data for " + name + ", offset " + d.u32le(ctx + NvmeOf.CTX_DATA_OFFSET);
             return new Capsule(FABRICS_COLUMN, text);
         }
         String column = fabrics ? FABRICS_COLUMN : NVME_COLUMN;
@@ -50,7 +50,7 @@ final class NvmeOfInfo {
         if ((flags & NvmeOf.FLAG_MATCHED) == 0) {
             return null;
         }
-        return fabricsName(d.u8(ctx + NvmeOf.CTX_CODE), le16(d, ctx + NvmeOf.CTX_DETAIL));
+        return fabricsName(d.u8(ctx + NvmeOf.CTX_CODE), d.u16le(ctx + NvmeOf.CTX_DETAIL));
     }
 
     /** "Connect", "Property Get Controller Capabilities" (the property by offset, as Wireshark adds it). */
@@ -77,9 +77,5 @@ final class NvmeOfInfo {
             return name + " " + (structure != null ? structure : "CNS 0x" + Integer.toHexString(cns));
         }
         return name;
-    }
-
-    private static int le16(Dissection d, int at) {
-        return d.u8(at) | d.u8(at + 1) << 8;
     }
 }

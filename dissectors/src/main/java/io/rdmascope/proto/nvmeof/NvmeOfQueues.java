@@ -35,6 +35,8 @@ final class NvmeOfQueues {
         /** The command the last RDMA READ Request served (slot, or -1), and the bytes read for it since. */
         int readSlot = -1;
         long readOffset;
+        /** The frame of the last RDMA READ Request, which the READ responses that follow answer. */
+        long readRequestFrame;
         /** Likewise for the RDMA WRITE in progress. */
         int writeSlot = -1;
         long writeOffset;

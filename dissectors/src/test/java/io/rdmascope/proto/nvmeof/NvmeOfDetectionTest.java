@@ -110,6 +110,12 @@ class NvmeOfDetectionTest {
         assertEquals("", value(ds.get(25), "nvme.cmd.dword10")); // Identify's DWORD10 has its own name
         assertEquals("NVMe Identify Controller", nvmeInfo(ds.get(25)));
         assertEquals("NVMe Keep Alive", nvmeInfo(ds.get(28)));
+        // Matching: each response and transfer names the frame of the command it serves.
+        assertEquals("4", value(ds.get(7), "nvme.fabrics.cmd_pkt"));
+        assertEquals("4", value(ds.get(5), "nvme.fabrics.cmd_pkt"));
+        assertEquals("6", value(ds.get(6), "nvme.fabrics.data_req"));
+        assertEquals("22", value(ds.get(23), "nvme.fabrics.cmd_pkt"));
+        assertEquals("", value(ds.get(25), "nvme.fabrics.cmd_pkt")); // a command serves no earlier one
     }
 
     private static boolean hasNvme(Dissection d) {
