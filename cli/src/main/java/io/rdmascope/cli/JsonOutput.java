@@ -5,6 +5,7 @@ import io.rdmascope.field.FieldRegistry;
 import io.rdmascope.field.FieldType;
 import io.rdmascope.text.AsciiSink;
 import io.rdmascope.text.FieldText;
+import io.rdmascope.proto.iwarp.DdpRdmap;
 import io.rdmascope.text.ProtoTree;
 
 import java.time.Instant;
@@ -88,7 +89,7 @@ final class JsonOutput {
     }
 
     private static String protocolOf(ProtoTree container) {
-        if (container.label().equals(ProtoTree.DDP_RDMAP)) {
+        if (container.label().equals(DdpRdmap.COMBINED_LABEL)) {
             return "iwarp_ddp_rdmap"; // Wireshark's one protocol over DDP and RDMAP
         }
         for (ProtoTree c : container.children()) {

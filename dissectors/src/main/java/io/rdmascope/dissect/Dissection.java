@@ -295,6 +295,16 @@ public final class Dissection {
         return buffer.getInt(base + i) & 0xFFFFFFFFL;
     }
 
+    /** Little-endian unsigned 16-bit value at frame offset {@code i} (NVMe's byte order). */
+    public int u16le(int i) {
+        return Short.reverseBytes(buffer.getShort(base + i)) & 0xFFFF;
+    }
+
+    /** Little-endian 32-bit value at frame offset {@code i}, as unsigned. */
+    public long u32le(int i) {
+        return Integer.reverseBytes(buffer.getInt(base + i)) & 0xFFFFFFFFL;
+    }
+
     /** Time {@code frame.time_relative} counts from: the first frame seen, unless set. */
     /** The frame's time as TShark shows it: the ERF timestamp for an ERF record (see {@code Erf}). */
     public long timeNanos() {

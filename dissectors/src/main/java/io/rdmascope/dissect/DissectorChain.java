@@ -1,29 +1,35 @@
 package io.rdmascope.dissect;
 
+import io.rdmascope.dissect.stream.TcpConversation;
+import io.rdmascope.dissect.stream.TcpStreams;
 import io.rdmascope.frame.Frame;
-import io.rdmascope.frame.LinkTypes;
+import io.rdmascope.proto.Protocols;
 import io.rdmascope.proto.data.Data;
-import io.rdmascope.proto.erf.Erf;
-import io.rdmascope.proto.eth.Ethernet;
 import io.rdmascope.proto.frame.FrameFields;
-import io.rdmascope.proto.ib.InfiniBandDissector;
-import io.rdmascope.proto.ip.Ip;
-import io.rdmascope.proto.ip.Transport;
-import io.rdmascope.proto.mad.Mad;
 
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.List;
 
 /**
- * Which dissector handles what, as data (Wireshark's {@code dissector_add_uint} tables): link types,
- * ethertypes, IP protocols, and the UDP ports that carry RoCEv2. Immutable and shareable between
- * threads; each thread brings its own {@link Dissection}.
+ * Which dissector handles what, as data (Wireshark's {@code dissector_add_uint} tables and heuristic
+ * lists): link types, ethertypes, IP protocols, the UDP ports that carry RoCEv2, and the protocols
+ * tried on TCP payloads, InfiniBand SEND payloads and CM private data. Every entry comes from the
+ * protocol packages' own registrations ({@link ProtocolModule#register}, listed in {@link
+ * Protocols#ALL}); the chain imports none of them. Immutable and shareable between threads; each
+ * thread brings its own {@link Dissection}.
  */
 public final class DissectorChain {
+    /** IANA port of RoCEv2 (IBTA Annex A17). */
+    public static final int ROCE_V2_PORT = 4791;
+
     private final IntDispatch linkTypes;
     private final IntDispatch etherTypes;
     private final IntDispatch ipProtocols;
+    private final Dissector roceV2;
+    private final Dissector managementDatagram;
+    private final TcpPayloadHeuristic[] tcpPayloads;
+    private final Heuristic[] rdmaPayloads;
+    private final CmPrivateData[] cmPrivateData;
     private final int[] rocePorts;
     /** tshark's {@code tcp.relative_sequence_numbers} preference: on by default, as in Wireshark. */
     private final boolean relativeTcpSequenceNumbers;
@@ -33,44 +39,40 @@ public final class DissectorChain {
     }
 
     private DissectorChain(int[] rocePorts, boolean relativeTcpSequenceNumbers) {
+        this(registrations(Protocols.ALL), rocePorts, relativeTcpSequenceNumbers);
+    }
+
+    private DissectorChain(Registrations r, int[] rocePorts, boolean relativeTcpSequenceNumbers) {
         this.relativeTcpSequenceNumbers = relativeTcpSequenceNumbers;
-        Map<Integer, Dissector> link = new HashMap<>();
-        link.put(LinkTypes.ETHERNET, Ethernet::dissect);
-        link.put(LinkTypes.LINUX_SLL, Ethernet::dissectSll);
-        link.put(LinkTypes.LINUX_SLL2, Ethernet::dissectSll2);
-        link.put(LinkTypes.RAW, DissectorChain::rawIp);
-        link.put(LinkTypes.IPV4, Ip::dissectV4);
-        link.put(LinkTypes.IPV6, Ip::dissectV6);
-        link.put(LinkTypes.INFINIBAND, InfiniBandDissector::nativeIb);
-        link.put(LinkTypes.ERF, Erf::dissect);
-        this.linkTypes = IntDispatch.of(link);
-
-        Map<Integer, Dissector> ether = new HashMap<>();
-        ether.put(Ethernet.ETHERTYPE_IPV4, Ip::dissectV4);
-        ether.put(Ethernet.ETHERTYPE_IPV6, Ip::dissectV6);
-        ether.put(Ethernet.ETHERTYPE_VLAN, Ethernet::dissectVlan);
-        ether.put(Ethernet.ETHERTYPE_QINQ, Ethernet::dissectVlan);
-        ether.put(Ethernet.ETHERTYPE_ROCE, InfiniBandDissector::roceV1);
-        this.etherTypes = IntDispatch.of(ether);
-
-        Map<Integer, Dissector> ip = new HashMap<>();
-        ip.put(Ip.PROTO_UDP, Transport::dissectUdp);
-        ip.put(Ip.PROTO_TCP, Transport::dissectTcp);
-        this.ipProtocols = IntDispatch.of(ip);
-
+        this.linkTypes = IntDispatch.of(r.linkTypes);
+        this.etherTypes = IntDispatch.of(r.etherTypes);
+        this.ipProtocols = IntDispatch.of(r.ipProtocols);
+        this.roceV2 = r.roceV2;
+        this.managementDatagram = r.managementDatagram;
+        this.tcpPayloads = r.tcpPayloads.toArray(new TcpPayloadHeuristic[0]);
+        this.rdmaPayloads = r.rdmaPayloads.toArray(new Heuristic[0]);
+        this.cmPrivateData = r.cmPrivateData.toArray(new CmPrivateData[0]);
         this.rocePorts = rocePorts.clone();
         Arrays.sort(this.rocePorts);
     }
 
+    private static Registrations registrations(List<ProtocolModule> modules) {
+        Registrations r = new Registrations();
+        for (ProtocolModule m : modules) {
+            m.register(r);
+        }
+        return r;
+    }
+
     /** RoCEv2 on UDP port 4791 only. */
     public static DissectorChain standard() {
-        return new DissectorChain(new int[]{Transport.ROCE_V2_PORT});
+        return new DissectorChain(new int[]{ROCE_V2_PORT});
     }
 
     /** RoCEv2 on 4791 and on {@code extraPorts} (test rigs and some NICs move it). */
     public static DissectorChain withRocePorts(int... extraPorts) {
         int[] ports = Arrays.copyOf(extraPorts, extraPorts.length + 1);
-        ports[extraPorts.length] = Transport.ROCE_V2_PORT;
+        ports[extraPorts.length] = ROCE_V2_PORT;
         return new DissectorChain(ports);
     }
 
@@ -99,12 +101,12 @@ public final class DissectorChain {
         }
     }
 
-    /** Continues after a link header: hands the payload to the ethertype's dissector. */
+    /**
+     * Continues after a link header: hands the payload to the ethertype's dissector (the link
+     * dissector has added its own layers, the {@code ethertype} marker among them).
+     */
     public void ethertype(Dissection d, int etherType, int offset, int end) {
         Dissector next = etherTypes.get(etherType);
-        if (etherType != Ethernet.ETHERTYPE_VLAN && etherType != Ethernet.ETHERTYPE_QINQ) {
-            d.add(Ethernet.ETHERTYPE, offset, 0);
-        }
         if (next == null) {
             Data.dissect(this, d, offset, end);
         } else {
@@ -129,26 +131,45 @@ public final class DissectorChain {
     }
 
     public void roceV2(Dissection d, int offset, int end) {
-        InfiniBandDissector.roceV2(this, d, offset, end);
+        roceV2.dissect(this, d, offset, end);
     }
 
     /** A management datagram in a UD packet to QP0/QP1. */
     public void mad(Dissection d, int offset, int end) {
-        Mad.dissect(this, d, offset, end);
+        managementDatagram.dissect(this, d, offset, end);
     }
 
-    private static void rawIp(DissectorChain chain, Dissection d, int offset, int end) {
-        if (offset >= d.capturedLength()) {
-            d.markMalformed();
-            return;
+    /**
+     * A TCP segment's payload: offered to each protocol that may ride on TCP; true when one took it
+     * (else the caller shows it as data).
+     */
+    public boolean tcpPayload(Dissection d, int tcpLayer, int payloadStart, int payloadEnd, TcpStreams tcp,
+                              TcpConversation conversation) {
+        for (TcpPayloadHeuristic h : tcpPayloads) {
+            if (h.dissect(d, tcpLayer, payloadStart, payloadEnd, tcp, conversation)) {
+                return true;
+            }
         }
-        int version = d.u8(offset) >> 4;
-        if (version == 4) {
-            Ip.dissectV4(chain, d, offset, end);
-        } else if (version == 6) {
-            Ip.dissectV6(chain, d, offset, end);
-        } else {
-            Data.dissect(chain, d, offset, end);
+        return false;
+    }
+
+    /**
+     * The payload of an InfiniBand packet (empty for a READ Request or an ACK): a protocol that
+     * recognises it, else data.
+     */
+    public void rdmaPayload(Dissection d, int offset, int end) {
+        for (Heuristic h : rdmaPayloads) {
+            if (h.dissect(this, d, offset, end)) {
+                return;
+            }
+        }
+        Data.dissect(this, d, offset, end);
+    }
+
+    /** A CM message just added as layer {@code cmLayer}: its private data offered to every reader. */
+    public void cmPrivateData(Dissection d, int cmLayer) {
+        for (CmPrivateData reader : cmPrivateData) {
+            reader.dissect(this, d, cmLayer);
         }
     }
 }

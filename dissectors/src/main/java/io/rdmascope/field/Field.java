@@ -137,6 +137,25 @@ public final class Field {
 
     // ---- declaration modifiers --------------------------------------------------------------
 
+    /**
+     * A subtree with no value of its own (FT_NONE), which Wireshark shows (and {@code -e} prints as 1)
+     * wherever it is present: always when {@code when} is null. Its fields nest under it through the
+     * protocol's {@code ProtocolModule#subtreeMembers}.
+     */
+    public static Field node(String abbrev, String name, Presence when) {
+        return computed(abbrev, name, FieldType.NONE, Base.NONE, new Computation() {
+            @Override
+            public long value(Dissection d, int layer) {
+                return 1;
+            }
+
+            @Override
+            public boolean isPresent(Dissection d, int layer) {
+                return when == null || when.test(d, layer);
+            }
+        });
+    }
+
     public Field mask(long newMask) {
         return new Field(abbrev, name, type, base, offset, length, newMask, littleEndian, valueNames, unit,
                 presence, computation);

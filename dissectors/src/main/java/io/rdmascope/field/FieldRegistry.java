@@ -1,15 +1,7 @@
 package io.rdmascope.field;
 
-import io.rdmascope.dissect.Malformed;
-import io.rdmascope.proto.data.Data;
-import io.rdmascope.proto.erf.Erf;
-import io.rdmascope.proto.eth.Ethernet;
-import io.rdmascope.proto.frame.FrameFields;
-import io.rdmascope.proto.ib.InfiniBand;
-import io.rdmascope.proto.ip.Ip;
-import io.rdmascope.proto.ip.Transport;
-import io.rdmascope.proto.iwarp.Iwarp;
-import io.rdmascope.proto.mad.Mad;
+import io.rdmascope.dissect.ProtocolModule;
+import io.rdmascope.proto.Protocols;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -72,18 +64,12 @@ public final class FieldRegistry {
         return STANDARD;
     }
 
+    /** Every package's header types, in {@link Protocols#ALL} order. */
     public static List<HeaderType> standardHeaders() {
         List<HeaderType> all = new ArrayList<>();
-        all.add(FrameFields.HEADER);
-        all.addAll(List.of(Erf.HEADER, Erf.ETH_HEADER));
-        all.addAll(List.of(Ethernet.HEADER, Ethernet.ETHERTYPE, Ethernet.VLAN, Ethernet.SLL, Ethernet.SLL2,
-                Ethernet.FCS_HEADER, Ethernet.PADDING_HEADER));
-        all.addAll(List.of(Ip.IPV4, Ip.IPV6, Transport.UDP, Transport.TCP));
-        all.addAll(InfiniBand.HEADERS);
-        all.addAll(Mad.HEADERS);
-        all.addAll(Iwarp.HEADERS);
-        all.add(Data.HEADER);
-        all.add(Malformed.HEADER);
+        for (ProtocolModule m : Protocols.ALL) {
+            all.addAll(m.headers());
+        }
         return all;
     }
 

@@ -5,12 +5,11 @@ import io.rdmascope.dissect.Malformed;
 import io.rdmascope.field.Field;
 import io.rdmascope.field.HeaderType;
 import io.rdmascope.field.Protocol;
+import io.rdmascope.proto.Protocols;
 import io.rdmascope.proto.eth.Ethernet;
-import io.rdmascope.proto.iwarp.DdpRdmap;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The detail tree of one frame (the slow path: built only for frames shown or exported). Every node
@@ -61,8 +60,14 @@ public record ProtoTree(String label, int start, int length, Field field, Header
                 continue;
             }
             String label = combined != null ? combined : h.protocol().name();
-            if (containerProtocol == null && rejoin(top, label, node, d, layer)) {
-                continue; // the ICRC after a payload shown as Data: back into its protocol's node
+            if (!label.equals(containerProtocol) && rejoinsItsProtocol(h)) {
+                // the ICRC after a payload shown as another protocol (Data, NVMe): back into its protocol's node
+                flush(top, containerProtocol, container, containerStart, containerEnd);
+                containerProtocol = null;
+                container = null;
+                if (rejoin(top, label, node, d, layer)) {
+                    continue;
+                }
             }
             if (!label.equals(containerProtocol)) {
                 flush(top, containerProtocol, container, containerStart, containerEnd);
@@ -72,8 +77,7 @@ public record ProtoTree(String label, int start, int length, Field field, Header
                 containerEnd = containerStart;
             }
             int last = container.size() - 1;
-            if (combined != null && h.protocol() == DdpRdmap.RDMAP_PROTOCOL && h != DdpRdmap.RDMAP && last >= 0
-                    && container.get(last).header == DdpRdmap.RDMAP) {
+            if (combined != null && last >= 0 && nestsIn(h, container.get(last).header)) {
                 container.set(last, container.get(last).withChild(node)); // "Read request" in "RDMAP header"
             } else {
                 container.add(node);
@@ -85,21 +89,20 @@ public record ProtoTree(String label, int start, int length, Field field, Header
     }
 
     /**
-     * Adds {@code node} to the node of its protocol already in {@code top}, when a protocol of
-     * another layer (Data) came between: Wireshark shows the InfiniBand ICRC inside the InfiniBand
-     * tree, before the payload's {@code Data} tree, whereas our layers keep wire order.
-     */
-    /**
-     * Wireshark 4.0 files DDP and RDMAP under one protocol ({@code packet-iwarp-ddp-rdmap.c}) with a
-     * "DDP header" and an "RDMAP header" inside; ours are two protocols (field names must start with
-     * their protocol's), shown under Wireshark's one node. Null for every other header.
+     * The one node Wireshark shows over several of our protocols (DDP and RDMAP, which Wireshark 4.0
+     * files under one protocol while our field names must start with their own protocol's), or null.
      */
     private static String combinedProtocol(HeaderType h) {
-        return h.protocol() == DdpRdmap.DDP_PROTOCOL || h.protocol() == DdpRdmap.RDMAP_PROTOCOL ? DDP_RDMAP : null;
+        return Protocols.first(m -> m.combinedProtocolLabel(h));
     }
 
-    /** The label of Wireshark's one node over DDP and RDMAP. */
-    public static final String DDP_RDMAP = "iWARP Direct Data Placement and Remote Direct Memory Access Protocol";
+    private static boolean rejoinsItsProtocol(HeaderType h) {
+        return Protocols.any(m -> m.rejoinsItsProtocol(h));
+    }
+
+    private static boolean nestsIn(HeaderType h, HeaderType previous) {
+        return Protocols.any(m -> m.nestsIn(h, previous));
+    }
 
     private ProtoTree withChild(ProtoTree child) {
         List<ProtoTree> more = new ArrayList<>(children);
@@ -108,22 +111,17 @@ public record ProtoTree(String label, int start, int length, Field field, Header
         return new ProtoTree(label, start, end - start, field, header, layer, List.copyOf(more));
     }
 
-    /**
-     * Subtrees without a value of their own (FT_NONE) and the fields Wireshark shows inside them:
-     * the DDP and RDMAP control fields over their bits, the buffer models over their fields.
-     */
-    private static final Map<Field, List<Field>> SUBTREES = Map.of(
-            DdpRdmap.DDP_CONTROL, List.of(DdpRdmap.DDP_TAGGED_FLAG, DdpRdmap.DDP_LAST_FLAG, DdpRdmap.DDP_RSVD,
-                    DdpRdmap.DDP_DV),
-            DdpRdmap.DDP_TAGGED, List.of(DdpRdmap.DDP_STAG, DdpRdmap.DDP_TO),
-            DdpRdmap.DDP_UNTAGGED, List.of(DdpRdmap.DDP_QN, DdpRdmap.DDP_MSN, DdpRdmap.DDP_MO),
-            DdpRdmap.RDMA_CONTROL, List.of(DdpRdmap.RDMA_VERSION, DdpRdmap.RDMA_RSV, DdpRdmap.RDMA_OPCODE));
+    /** The fields a package shows inside a subtree field with no value of its own, or null. */
+    private static List<Field> subtreeMembers(Field f) {
+        return Protocols.first(m -> m.subtreeMembers(f));
+    }
 
+    /**
+     * Adds {@code node} to the node of its protocol already in {@code top}, when a protocol of
+     * another layer (Data) came between: Wireshark shows the InfiniBand ICRC inside the InfiniBand
+     * tree, before the payload's {@code Data} tree, whereas our layers keep wire order.
+     */
     private static boolean rejoin(List<ProtoTree> top, String protocol, ProtoTree node, Dissection d, int layer) {
-        HeaderType h = d.layerType(layer);
-        if (h != io.rdmascope.proto.ib.InfiniBand.ICRC_HEADER && h != io.rdmascope.proto.ib.InfiniBand.VCRC_HEADER) {
-            return false;
-        }
         for (int i = top.size() - 1; i >= 0; i--) {
             ProtoTree t = top.get(i);
             if (t.header == null && t.field == null && t.label.equals(protocol)) {
@@ -194,7 +192,7 @@ public record ProtoTree(String label, int start, int length, Field field, Header
     private static Node parentOf(List<Node> siblings, Node child) {
         Field c = child.field;
         for (int i = siblings.size() - 1; i >= 0; i--) {
-            List<Field> members = SUBTREES.get(siblings.get(i).field);
+            List<Field> members = subtreeMembers(siblings.get(i).field);
             if (members != null && members.contains(c)) {
                 return siblings.get(i);
             }

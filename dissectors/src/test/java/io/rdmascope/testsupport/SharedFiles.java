@@ -52,6 +52,16 @@ public final class SharedFiles {
         return file;
     }
 
+    /**
+     * One capture of {@code ../shared/captures-hard} (real captures that are hard cases: NVMe-oF,
+     * offloaded sniffers, DC), by file name; skips the caller, saying why, when it is absent.
+     */
+    public static Path hardCapture(String name) {
+        Path file = root().resolve("captures-hard").resolve(name);
+        Assumptions.assumeTrue(Files.isReadable(file), "SKIPPED: shared hard-case capture not present: " + file);
+        return file;
+    }
+
     /** Every pcap and pcapng file among the real captures, sorted by name. */
     public static List<Path> allCaptures() throws IOException {
         try (Stream<Path> files = Files.list(capturesFolder())) {

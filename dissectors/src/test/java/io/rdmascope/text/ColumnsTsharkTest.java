@@ -41,7 +41,6 @@ class ColumnsTsharkTest {
             Map.entry("LLMNR → UDP", "LLMNR is not decoded"),
             Map.entry("MDNS → UDP", "mDNS is not decoded"),
             Map.entry("NBNS → UDP", "NetBIOS name service is not decoded"),
-            Map.entry("NVMe → RRoCE", "NVMe over Fabrics is not decoded; RoCEv2 is the highest layer"),
             Map.entry("TCP → DDP/RDMA", "tshark's MPA framing loses segments our stream framing decodes "
                     + "(docs/iwarp.md: markers, several FPDUs in one segment)"),
             // IPoIB (RFC 4391) on native InfiniBand UD QPs: we stop at the InfiniBand transport.

@@ -13,12 +13,12 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Just enough pcap and pcapng for the tshark comparisons of this package: the capture module's
+ * Just enough pcap and pcapng for the tshark comparisons of the dissectors' tests: the capture module's
  * readers sit above the dissectors in the module graph, so the tests here cannot use them. Frames
  * are numbered from 1 as tshark numbers them; timestamps are not kept (the Info column does not
  * read them).
  */
-final class PcapFixtures {
+public final class PcapFixtures {
     private static final int PCAPNG_SHB = 0x0A0D0D0A;
     private static final int PCAPNG_IDB = 1;
     private static final int PCAPNG_SPB = 3;
@@ -27,7 +27,7 @@ final class PcapFixtures {
     private PcapFixtures() {
     }
 
-    static List<Frame> read(Path file) throws IOException {
+    public static List<Frame> read(Path file) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
         ByteBuffer b = ByteBuffer.wrap(bytes);
         int magic = b.getInt(0);
@@ -89,7 +89,7 @@ final class PcapFixtures {
     }
 
     /** Writes {@code frames} as a little-endian microsecond pcap of one link type, one second apart. */
-    static void writePcap(Path file, int linkType, List<byte[]> frames) throws IOException {
+    public static void writePcap(Path file, int linkType, List<byte[]> frames) throws IOException {
         try (OutputStream out = Files.newOutputStream(file)) {
             ByteBuffer header = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
             header.putInt(0xa1b2c3d4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(65535)

@@ -97,7 +97,7 @@ public final class Ethernet {
             // IEEE 802.3 length field: LLC follows; nothing RDMA rides on it.
             io.rdmascope.proto.data.Data.dissect(chain, d, offset + 14, payloadEnd);
         } else {
-            chain.ethertype(d, type, offset + 14, payloadEnd);
+            ethertype(chain, d, type, offset + 14, payloadEnd);
         }
         if (payloadEnd != end) {
             d.add(FCS_HEADER, payloadEnd, 4);
@@ -109,21 +109,32 @@ public final class Ethernet {
         if (d.add(VLAN, offset, 4) < 0) {
             return;
         }
-        chain.ethertype(d, d.u16(offset + 2), offset + 4, end);
+        ethertype(chain, d, d.u16(offset + 2), offset + 4, end);
     }
 
     public static void dissectSll(DissectorChain chain, Dissection d, int offset, int end) {
         if (d.add(SLL, offset, 16) < 0) {
             return;
         }
-        chain.ethertype(d, d.u16(offset + 14), offset + 16, end);
+        ethertype(chain, d, d.u16(offset + 14), offset + 16, end);
     }
 
     public static void dissectSll2(DissectorChain chain, Dissection d, int offset, int end) {
         if (d.add(SLL2, offset, 20) < 0) {
             return;
         }
-        chain.ethertype(d, d.u16(offset), offset + 20, end);
+        ethertype(chain, d, d.u16(offset), offset + 20, end);
+    }
+
+    /**
+     * Hands the payload to the ethertype's dissector. The zero-length {@code ethertype} marker goes
+     * before it, except under a VLAN tag, which Wireshark's frame.protocols lists as "vlan" alone.
+     */
+    private static void ethertype(DissectorChain chain, Dissection d, int etherType, int offset, int end) {
+        if (etherType != ETHERTYPE_VLAN && etherType != ETHERTYPE_QINQ) {
+            d.add(ETHERTYPE, offset, 0);
+        }
+        chain.ethertype(d, etherType, offset, end);
     }
 
     /** Bytes after the network layer's own length inside a minimum-size Ethernet frame. */

@@ -176,8 +176,11 @@ public final class InfiniBandDissector {
             } else if (isManagementDatagram(d, opcode, offset)) {
                 chain.mad(d, at, payloadEnd);
             } else {
-                Data.dissect(chain, d, at, payloadEnd);
+                chain.rdmaPayload(d, at, payloadEnd); // a ULP that claims it (NVMe-oF, issue 19), else data
             }
+        } else if (opcode.isDefined()) {
+            // No payload (an RDMA READ Request, an ACK): still offered, since a ULP may claim the transfer.
+            chain.rdmaPayload(d, at, at);
         }
         if (icrcCaptured) {
             if (payloadEnd < headersEnd) {

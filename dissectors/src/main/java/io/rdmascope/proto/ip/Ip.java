@@ -137,6 +137,22 @@ public final class Ip {
         Ethernet.padding(d, payloadEnd, end);
     }
 
+    /** A raw IP link type (LINKTYPE_RAW): the version nibble says IPv4 or IPv6. */
+    public static void dissectRaw(DissectorChain chain, Dissection d, int offset, int end) {
+        if (offset >= d.capturedLength()) {
+            d.markMalformed();
+            return;
+        }
+        int version = d.u8(offset) >> 4;
+        if (version == 4) {
+            dissectV4(chain, d, offset, end);
+        } else if (version == 6) {
+            dissectV6(chain, d, offset, end);
+        } else {
+            io.rdmascope.proto.data.Data.dissect(chain, d, offset, end);
+        }
+    }
+
     /** Frame offset of the IP header that carries layer {@code layer}, searching backwards; -1 if none. */
     public static int enclosingIpLayer(Dissection d, int layer) {
         for (int i = layer - 1; i >= 0; i--) {

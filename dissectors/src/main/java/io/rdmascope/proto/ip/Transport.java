@@ -11,12 +11,11 @@ import io.rdmascope.field.FieldType;
 import io.rdmascope.field.HeaderType;
 import io.rdmascope.field.Protocol;
 import io.rdmascope.proto.data.Data;
-import io.rdmascope.proto.iwarp.Iwarp;
 
-/** UDP (RFC 768) and the TCP header (RFC 9293); iWARP's TCP streams are reassembled by {@link Iwarp}. */
+/** UDP (RFC 768) and the TCP header (RFC 9293); what rides on TCP (iWARP) registers with the chain. */
 public final class Transport {
     /** IANA port of RoCEv2 (IBTA Annex A17). */
-    public static final int ROCE_V2_PORT = 4791;
+    public static final int ROCE_V2_PORT = DissectorChain.ROCE_V2_PORT;
 
     public static final Protocol UDP_PROTOCOL = new Protocol("udp", "User Datagram Protocol");
     public static final Field UDP_SRCPORT = Field.uint16("udp.srcport", "Source Port", 0);
@@ -110,7 +109,7 @@ public final class Transport {
         }
         d.setLength(layer, headerLength);
         d.setTcpPayloadLength(Math.max(0, end - offset - headerLength));
-        if (!Iwarp.dissectTcp(d, layer, offset + headerLength, end, streams, conversation)) { // issue 8
+        if (!chain.tcpPayload(d, layer, offset + headerLength, end, streams, conversation)) { // iWARP, issue 8
             Data.dissect(chain, d, offset + headerLength, end);
         }
     }

@@ -20,6 +20,10 @@ import java.util.List;
  * {@code frame.protocols} says {@code iwarp_ddp:iwarp_rdma} where Wireshark says {@code iwarp_ddp_rdmap}.
  */
 public final class DdpRdmap {
+    /** The label of Wireshark's one tree node over DDP and RDMAP. */
+    public static final String COMBINED_LABEL =
+            "iWARP Direct Data Placement and Remote Direct Memory Access Protocol";
+
     public static final Protocol DDP_PROTOCOL = new Protocol("iwarp_ddp", "iWARP Direct Data Placement");
     public static final Protocol RDMAP_PROTOCOL = new Protocol("iwarp_rdma", "iWARP Remote Direct Memory Access Protocol");
 
@@ -57,7 +61,7 @@ public final class DdpRdmap {
     private static final Field.Presence TAGGED = (d, l) -> (d.u8(d.layerStart(l)) & 0x80) != 0;
     private static final Field.Presence UNTAGGED = (d, l) -> (d.u8(d.layerStart(l)) & 0x80) == 0;
 
-    public static final Field DDP_CONTROL = node("iwarp_ddp.control_field", "DDP control field", null);
+    public static final Field DDP_CONTROL = Field.node("iwarp_ddp.control_field", "DDP control field", null);
     public static final Field DDP_TAGGED_FLAG = Field.bool("iwarp_ddp.tagged_flag", "Tagged flag", 0, 1, 0x80);
     public static final Field DDP_LAST_FLAG = Field.bool("iwarp_ddp.last_flag", "Last flag", 0, 1, 0x40);
     public static final Field DDP_RSVD = Field.uint8("iwarp_ddp.rsvd", "Reserved", 0).mask(0x3C).hex();
@@ -65,12 +69,12 @@ public final class DdpRdmap {
     /** Wireshark shows five bytes from byte 1 (the RDMAP control field and RsvdULP) for an untagged header. */
     public static final Field DDP_RSVDULP = Field.bytes("iwarp_ddp.rsvdulp", "Reserved for use by the ULP", 1, 5)
             .presentWhen(UNTAGGED);
-    public static final Field DDP_TAGGED = node("iwarp_ddp.tagged", "Tagged buffer model", TAGGED);
+    public static final Field DDP_TAGGED = Field.node("iwarp_ddp.tagged", "Tagged buffer model", TAGGED);
     public static final Field DDP_STAG = Field.uint32("iwarp_ddp.stag", "(Data Sink) Steering Tag", 2).hex()
             .presentWhen(TAGGED);
     public static final Field DDP_TO = Field.uint64("iwarp_ddp.tagged_offset", "(Data Sink) Tagged offset", 6).hex()
             .presentWhen(TAGGED);
-    public static final Field DDP_UNTAGGED = node("iwarp_ddp.untagged", "Untagged buffer model", UNTAGGED);
+    public static final Field DDP_UNTAGGED = Field.node("iwarp_ddp.untagged", "Untagged buffer model", UNTAGGED);
     public static final Field DDP_QN = Field.uint32("iwarp_ddp.qn", "Queue number", 6).presentWhen(UNTAGGED);
     public static final Field DDP_MSN = Field.uint32("iwarp_ddp.msn", "Message sequence number", 10)
             .presentWhen(UNTAGGED);
@@ -88,7 +92,7 @@ public final class DdpRdmap {
     private static final Field.Presence INVALIDATE = (d, l) -> opcodeAt(d, l) == OP_SEND_INVALIDATE
             || opcodeAt(d, l) == OP_SEND_SE_INVALIDATE;
 
-    public static final Field RDMA_CONTROL = node("iwarp_rdma.control_field", "RDMAP control field", null);
+    public static final Field RDMA_CONTROL = Field.node("iwarp_rdma.control_field", "RDMAP control field", null);
     public static final Field RDMA_VERSION = Field.uint8("iwarp_rdma.version", "Version", 0).mask(0xC0);
     public static final Field RDMA_RSV = Field.uint8("iwarp_rdma.rsv", "Reserved", 0).mask(0x30).hex();
     public static final Field RDMA_OPCODE = Field.uint8("iwarp_rdma.opcode", "OpCode", 0).mask(0x0F).hex()
@@ -147,7 +151,7 @@ public final class DdpRdmap {
     private static final Field.Presence DDP_LAYER = (d, l) -> termLayer(d, l) == LAYER_DDP;
     private static final Field.Presence LLP_LAYER = (d, l) -> termLayer(d, l) == LAYER_LLP;
 
-    public static final Field TERM_CTRL = node("iwarp_rdma.term_ctrl", "Terminate Control", null);
+    public static final Field TERM_CTRL = Field.node("iwarp_rdma.term_ctrl", "Terminate Control", null);
     public static final Field TERM_LAYER = Field.uint8("iwarp_rdma.term_layer", "Layer", 0).mask(0xF0).hex()
             .names(LAYER_NAMES);
     public static final Field TERM_ETYPE_RDMA = Field.uint8("iwarp_rdma.term_etype_rdma", "Error Types for RDMA layer",
@@ -177,7 +181,7 @@ public final class DdpRdmap {
                 return layer == LAYER_RDMAP ? type == 0 : layer == LAYER_DDP ? type != 1 && type != 2
                         : layer != LAYER_LLP || type != 0;
             });
-    public static final Field TERM_HDRCT = node("iwarp_rdma.term_hdrct", "Header control bits", null);
+    public static final Field TERM_HDRCT = Field.node("iwarp_rdma.term_hdrct", "Header control bits", null);
     public static final Field TERM_HDRCT_M = Field.bool("iwarp_rdma.term_hdrct_m", "M bit", 2, 1, HDRCT_M);
     public static final Field TERM_HDRCT_D = Field.bool("iwarp_rdma.hdrct_d", "D bit", 2, 1, HDRCT_D);
     public static final Field TERM_HDRCT_R = Field.bool("iwarp_rdma.hdrct_r", "R bit", 2, 1, HDRCT_R);
@@ -244,21 +248,6 @@ public final class DdpRdmap {
             ATOMIC_RESPONSE);
 
     private DdpRdmap() {
-    }
-
-    /** An FT_NONE node Wireshark shows (and -e prints as 1) wherever it is present. */
-    private static Field node(String abbrev, String name, Field.Presence when) {
-        return Field.computed(abbrev, name, FieldType.NONE, Base.NONE, new Field.Computation() {
-            @Override
-            public long value(Dissection d, int layer) {
-                return 1;
-            }
-
-            @Override
-            public boolean isPresent(Dissection d, int layer) {
-                return when == null || when.test(d, layer);
-            }
-        });
     }
 
     private static int opcodeAt(Dissection d, int rdmapLayer) {

@@ -161,9 +161,12 @@ public final class Mad {
         if (managementClass == CLASS_CM) {
             HeaderType message = Cm.messageFor(d.u16(offset + 16));
             if (message != null) {
-                d.add(message, data, MAD_SIZE - COMMON_HEADER_SIZE);
+                int cmLayer = d.add(message, data, MAD_SIZE - COMMON_HEADER_SIZE);
                 if (message == Cm.REQ && Cm.isIpCmServiceId(d, data)) {
                     d.add(Cm.IP_CM, data + Cm.REQ_PRIVATE_DATA, Cm.REQ_PRIVATE_DATA_SIZE);
+                }
+                if (cmLayer >= 0) {
+                    chain.cmPrivateData(d, cmLayer); // what rides on the connection reads its private data
                 }
             }
         } else if (managementClass == CLASS_SUBN_ADM) {

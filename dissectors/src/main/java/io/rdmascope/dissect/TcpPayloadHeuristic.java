@@ -1,0 +1,15 @@
+package io.rdmascope.dissect;
+
+import io.rdmascope.dissect.stream.TcpConversation;
+import io.rdmascope.dissect.stream.TcpStreams;
+
+/**
+ * A protocol that may ride on a TCP connection (iWARP's MPA): offered every segment's payload
+ * {@code [payloadStart, payloadEnd)} with the connection the TCP dissector just tracked (null
+ * without an enclosing IP header). Returns true when the payload is its protocol's.
+ */
+@FunctionalInterface
+public interface TcpPayloadHeuristic {
+    boolean dissect(Dissection d, int tcpLayer, int payloadStart, int payloadEnd, TcpStreams tcp,
+                    TcpConversation conversation);
+}
