@@ -204,6 +204,61 @@ class IserSessionTest {
         assertEquals(0, claimed);
     }
 
+    @Test
+    @DisplayName("Hello and HelloReply (RFC 5046 §9.4): the HelloReply as tshark decodes it, the Hello's IRD")
+    void helloMessages() throws Exception {
+        Path file = dir.resolve("iser.pcap");
+        IserSession.write(file);
+        List<byte[]> frames = new ArrayList<>();
+        for (Frame f : PcapFixtures.read(file)) {
+            byte[] bytes = new byte[f.capturedLength()];
+            f.buffer().get(f.offset(), bytes, 0, bytes.length);
+            frames.add(bytes);
+        }
+        int iser = 14 + 20 + 8 + 12; // Ethernet, IPv4, UDP, BTH: the SEND's payload
+        byte[] hello = frames.get(3); // the Login Command's SEND, to the target
+        hello[iser] = 0x20;
+        hello[iser + 1] = (byte) 0xAA;
+        hello[iser + 2] = 0x00;
+        hello[iser + 3] = 0x08;
+        byte[] reply = frames.get(5); // the Login Response's SEND, to the initiator
+        reply[iser] = 0x31; // HelloReply with REJ
+        reply[iser + 1] = (byte) 0xAA;
+        reply[iser + 2] = 0x00;
+        reply[iser + 3] = 0x10;
+        Path changed = dir.resolve("hello.pcap");
+        PcapFixtures.writePcap(changed, 1, frames);
+        List<Dissection> ours = dissectAll(changed);
+        assertEquals("0x0008", value(ours.get(3), "iser.ird"));
+        assertEquals("iSER Hello", PacketSummary.of(ours.get(3)).info());
+        assertEquals("", value(ours.get(3), "iscsi.opcode"), "a Hello carries no iSCSI PDU");
+        Tshark.assumeInstalled();
+        String[] names = {"iser.flags", "iser.flags.opcode", "iser.flags.rej", "iser.ord", "iscsi.opcode",
+            "_ws.col.Protocol", "_ws.col.Info"};
+        String theirs = Tshark.fields(changed, names).get(5);
+        PacketSummary.Columns c = PacketSummary.of(ours.get(5));
+        String mine = String.join("\t", value(ours.get(5), names[0]), value(ours.get(5), names[1]),
+                value(ours.get(5), names[2]), value(ours.get(5), names[3]), value(ours.get(5), names[4]),
+                c.protocol(), c.info());
+        assertEquals(theirs, mine);
+    }
+
+    @Test
+    @DisplayName("frames that go backwards forget the connections: a second pass from the READ(10) on is plain RDMA")
+    void framesGoingBackwardsForget() throws Exception {
+        Path file = dir.resolve("iser.pcap");
+        IserSession.write(file);
+        List<Frame> frames = PcapFixtures.read(file);
+        DissectorChain chain = DissectorChain.standard();
+        Dissection d = new Dissection();
+        for (Frame f : frames.subList(0, 33)) {
+            chain.dissect(f, d);
+        }
+        assertEquals("0x22", value(d, "iscsi.opcode"), "frame 33, the Task Management response, is iSCSI");
+        chain.dissect(frames.get(READ10 - 1), d);
+        assertEquals("", value(d, "iser.flags"));
+    }
+
     private static boolean isToTarget(Dissection d) {
         String opcode = value(d, "iscsi.opcode"); // an initiator's opcode is below 0x20 (RFC 7143 §11.2.1.2)
         return !opcode.isEmpty() && Integer.decode(opcode) < 0x20;
