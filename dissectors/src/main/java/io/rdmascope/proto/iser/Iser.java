@@ -273,13 +273,9 @@ public final class Iser {
     static final int CTX_CDB_OPCODE = 1;
     static final int CTX_LUN = 2;
     static final int CTX_REQUEST_FRAME = 4;
-    static final int CTX_DATA_OFFSET = 8;
-    static final int CTX_SIZE = 12;
-    /** Flag bits: the SCSI Command a response or transfer serves was seen; an RDMA READ's data; an RDMA WRITE's. */
+    static final int CTX_SIZE = 8;
+    /** Flag bit: the SCSI Command a response or transfer serves was seen. */
     static final int FLAG_MATCHED = 1;
-    static final int FLAG_READ_DATA = 2;
-    static final int FLAG_WRITE_DATA = 4;
-    static final int TRANSFER_FLAGS = FLAG_READ_DATA | FLAG_WRITE_DATA;
 
     /** "Request in": the SCSI Command a response or a data transfer serves (Wireshark's generated link). */
     public static final Field REQUEST_FRAME = Field.computed("iscsi.request_frame", "Request in", FieldType.FRAMENUM,

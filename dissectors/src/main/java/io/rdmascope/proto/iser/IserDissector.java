@@ -104,24 +104,20 @@ final class IserDissector {
             IserSessions.Connection c = toInitiator;
             if (opcode == WRITE_FIRST || opcode == WRITE_ONLY || opcode == WRITE_ONLY_WITH_IMMEDIATE) {
                 c.writeSlot = c.findReadStag(d.u32(r.bthStart + RETH_R_KEY));
-                c.writeOffset = 0;
             }
-            transfer(d, c, c.writeSlot, Iser.FLAG_WRITE_DATA, c.writeOffset);
-            c.writeOffset += end - offset;
+            transfer(d, c, c.writeSlot);
             Data.dissect(chain, d, offset, end);
             return true;
         }
         if (toInitiator != null && opcode == READ_REQUEST) {
             IserSessions.Connection c = toInitiator;
             c.readSlot = c.findWriteStag(d.u32(r.bthStart + RETH_R_KEY));
-            c.readOffset = 0;
-            transfer(d, c, c.readSlot, Iser.FLAG_READ_DATA, 0);
+            transfer(d, c, c.readSlot);
             return true;
         }
         if (toTarget != null && opcode >= READ_RESPONSE_FIRST && opcode <= READ_RESPONSE_ONLY) {
             IserSessions.Connection c = toTarget;
-            transfer(d, c, c.readSlot, Iser.FLAG_READ_DATA, c.readOffset);
-            c.readOffset += end - offset;
+            transfer(d, c, c.readSlot);
             Data.dissect(chain, d, offset, end);
             return true;
         }
@@ -167,7 +163,7 @@ final class IserDissector {
                 d.add(Iser.RESPONSE, bhs, Iser.BHS_SIZE);
                 int slot = c.findTask(itt);
                 if (slot >= 0) {
-                    context(d, Iser.FLAG_MATCHED, c.cdbOpcode(slot), c.lun(slot), c.frame(slot), 0);
+                    context(d, Iser.FLAG_MATCHED, c.cdbOpcode(slot), c.lun(slot), c.frame(slot));
                 }
                 if (IserInfo.showsScsiStatus(d, bhs)) {
                     d.add(Iser.SCSI_STATUS_LAYER, bhs + 3, 1);
@@ -200,16 +196,16 @@ final class IserDissector {
     }
 
     /** The task an RDMA transfer serves ({@code slot} -1: no command seen with its STag). */
-    private static void transfer(Dissection d, IserSessions.Connection c, int slot, int kind, long dataOffset) {
+    private static void transfer(Dissection d, IserSessions.Connection c, int slot) {
         if (slot < 0) {
-            context(d, kind, 0, 0, 0, dataOffset);
+            context(d, 0, 0, 0, 0);
         } else {
-            context(d, kind | Iser.FLAG_MATCHED, c.cdbOpcode(slot), c.lun(slot), c.frame(slot), dataOffset);
+            context(d, Iser.FLAG_MATCHED, c.cdbOpcode(slot), c.lun(slot), c.frame(slot));
         }
     }
 
     /** Writes the context record ({@link Iser#CONTEXT}) past the frame and adds its layer. */
-    private static void context(Dissection d, int flags, int cdbOpcode, int lun, long requestFrame, long dataOffset) {
+    private static void context(Dissection d, int flags, int cdbOpcode, int lun, long requestFrame) {
         byte[] record = d.rdma().scratch();
         record[Iser.CTX_FLAGS] = (byte) flags;
         record[Iser.CTX_CDB_OPCODE] = (byte) cdbOpcode;
@@ -217,7 +213,6 @@ final class IserDissector {
         record[Iser.CTX_LUN + 1] = (byte) lun;
         for (int i = 0; i < 4; i++) {
             record[Iser.CTX_REQUEST_FRAME + i] = (byte) (requestFrame >> (24 - 8 * i));
-            record[Iser.CTX_DATA_OFFSET + i] = (byte) (dataOffset >> (24 - 8 * i));
         }
         int at = d.addReassembled(record, 0, Iser.CTX_SIZE);
         d.add(Iser.CONTEXT, at, Iser.CTX_SIZE);

@@ -31,12 +31,10 @@ final class IserSessions {
         private final long[] writeStags = new long[REMEMBERED];
         private int next;
         private int count;
-        /** The task the RDMA WRITE in progress serves (slot or -1), and its bytes so far. */
+        /** The task the RDMA WRITE in progress serves (slot, or -1). */
         int writeSlot = -1;
-        long writeOffset;
-        /** The task of the last RDMA READ Request, which the READ responses that follow answer, and the bytes read. */
+        /** The task of the last RDMA READ Request, which the READ responses that follow answer. */
         int readSlot = -1;
-        long readOffset;
 
         Connection(int initiatorQpn, int targetQpn) {
             this.initiatorQpn = initiatorQpn;
