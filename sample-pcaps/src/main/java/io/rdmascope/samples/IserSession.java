@@ -24,7 +24,6 @@ import java.util.List;
  * committed cases stay byte-identical; {@code IserSessionTest} compares it with tshark.
  */
 public final class IserSession {
-    public static final String NAME = "iser_session";
     private static final int PMTU = 1024;
     private static final int BLOCK = 512;
     /** Initiator (host 1) and target (host 2) queue pairs, and their first PSNs. */
