@@ -7,6 +7,7 @@ import io.rdmascope.proto.eth.EthernetModule;
 import io.rdmascope.proto.frame.FrameModule;
 import io.rdmascope.proto.ib.InfiniBandModule;
 import io.rdmascope.proto.ip.IpModule;
+import io.rdmascope.proto.iser.IserModule;
 import io.rdmascope.proto.iwarp.IwarpModule;
 import io.rdmascope.proto.mad.MadModule;
 import io.rdmascope.proto.nvmeof.NvmeOfModule;
@@ -33,6 +34,7 @@ public final class Protocols {
             new MadModule(),
             new IwarpModule(),
             new NvmeOfModule(),
+            new IserModule(),
             new DataModule());
 
     private Protocols() {

@@ -1,0 +1,33 @@
+package io.rdmascope.proto.iser;
+
+import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.ProtocolModule;
+import io.rdmascope.dissect.Registrations;
+import io.rdmascope.field.HeaderType;
+
+import java.util.List;
+
+/**
+ * iSER and the iSCSI it carries (issue 19): a reader of CM messages (the REQ for port 3260 and its
+ * REP mark the connection) and a protocol riding in RC payloads; the packet list words its PDUs as
+ * Wireshark 4.0 does ("iSCSI", "SCSI: Read(10) LUN: 0x00 (LBA: 0x00001000, Len: 4)"). The RDMA
+ * transfers of a task keep the transport's words, as Wireshark shows them, and name their task
+ * through {@code iscsi.request_frame}.
+ */
+public final class IserModule implements ProtocolModule {
+    @Override
+    public List<HeaderType> headers() {
+        return Iser.HEADERS;
+    }
+
+    @Override
+    public void register(Registrations r) {
+        r.cmPrivateData(IserDissector::cm);
+        r.rdmaPayload(IserDissector::payload);
+    }
+
+    @Override
+    public Columns upper(Dissection d, Columns below) {
+        return d.rdma().isRdma() ? IserInfo.columns(d) : null;
+    }
+}

@@ -1,0 +1,144 @@
+package io.rdmascope.proto.iser;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the iSER dissector keeps across the frames of one dissection, in capture order: the
+ * ConnectRequests for port 3260 waiting for their reply, and each connection set up (initiator QP,
+ * target QP) with the SCSI tasks it carried, so that a SCSI Response names its command and an RDMA
+ * transfer the task whose STag it uses. Frames that go backwards forget everything, as NVMe-oF's
+ * queues do.
+ */
+final class IserSessions {
+    private record Pending(long localCommId, int initiatorQpn) {
+    }
+
+    /**
+     * One iSER connection. Tasks are remembered in a ring, newest last; a lookup goes from the newest
+     * back, so a task tag or STag reused later names the latest task that carried it.
+     */
+    static final class Connection {
+        static final int REMEMBERED = 1024;
+        final int initiatorQpn;
+        final int targetQpn;
+        private final long[] itts = new long[REMEMBERED];
+        private final long[] frames = new long[REMEMBERED];
+        /** CDB opcode (bits 16-23) and the LUN's first two bytes (bits 0-15). */
+        private final int[] kinds = new int[REMEMBERED];
+        /** The Read STag (the buffer the target RDMA WRITEs into) and the Write STag (the one it reads), or -1. */
+        private final long[] readStags = new long[REMEMBERED];
+        private final long[] writeStags = new long[REMEMBERED];
+        private int next;
+        private int count;
+        /** The task the RDMA WRITE in progress serves (slot, or -1). */
+        int writeSlot = -1;
+        /** The task of the last RDMA READ Request, which the READ responses that follow answer. */
+        int readSlot = -1;
+
+        Connection(int initiatorQpn, int targetQpn) {
+            this.initiatorQpn = initiatorQpn;
+            this.targetQpn = targetQpn;
+        }
+
+        void task(long itt, long frame, int cdbOpcode, int lun, long readStag, long writeStag) {
+            itts[next] = itt;
+            frames[next] = frame;
+            kinds[next] = (cdbOpcode & 0xFF) << 16 | (lun & 0xFFFF);
+            readStags[next] = readStag;
+            writeStags[next] = writeStag;
+            next = (next + 1) % REMEMBERED;
+            count = Math.min(count + 1, REMEMBERED);
+        }
+
+        int findTask(long itt) {
+            return newest(itts, itt);
+        }
+
+        int findReadStag(long stag) {
+            return newest(readStags, stag);
+        }
+
+        int findWriteStag(long stag) {
+            return newest(writeStags, stag);
+        }
+
+        private int newest(long[] column, long value) {
+            for (int i = 1; i <= count; i++) {
+                int slot = Math.floorMod(next - i, REMEMBERED);
+                if (column[slot] == value) {
+                    return slot;
+                }
+            }
+            return -1;
+        }
+
+        long frame(int slot) {
+            return frames[slot];
+        }
+
+        int cdbOpcode(int slot) {
+            return kinds[slot] >> 16 & 0xFF;
+        }
+
+        int lun(int slot) {
+            return kinds[slot] & 0xFFFF;
+        }
+    }
+
+    private final List<Pending> pending = new ArrayList<>(2);
+    private final List<Connection> connections = new ArrayList<>(4);
+    private long lastFrame = Long.MIN_VALUE;
+
+    /** Notes frame {@code number}; one that does not grow forgets everything (see the class comment). */
+    void beginFrame(long number) {
+        if (number <= lastFrame) {
+            pending.clear();
+            connections.clear();
+        }
+        lastFrame = number;
+    }
+
+    void request(long localCommId, int initiatorQpn) {
+        pending.removeIf(p -> p.localCommId == localCommId); // a retried REQ replaces the first
+        pending.add(new Pending(localCommId, initiatorQpn));
+    }
+
+    /** The ConnectReply answering REQ {@code remoteCommId}: the QP pair carries iSER from now on. */
+    boolean reply(long remoteCommId, int targetQpn) {
+        for (int i = 0; i < pending.size(); i++) {
+            Pending p = pending.get(i);
+            if (p.localCommId == remoteCommId) {
+                pending.remove(i);
+                connections.removeIf(c -> c.initiatorQpn == p.initiatorQpn || c.targetQpn == targetQpn);
+                connections.add(new Connection(p.initiatorQpn, targetQpn));
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The connection whose target QP is {@code destQpn}, else null. */
+    Connection toTarget(int destQpn) {
+        for (Connection c : connections) {
+            if (c.targetQpn == destQpn) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** The connection whose initiator QP is {@code destQpn}, else null. */
+    Connection toInitiator(int destQpn) {
+        for (Connection c : connections) {
+            if (c.initiatorQpn == destQpn) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    boolean isEmpty() {
+        return connections.isEmpty() && pending.isEmpty();
+    }
+}
