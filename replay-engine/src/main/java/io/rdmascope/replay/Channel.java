@@ -273,8 +273,8 @@ final class Channel {
     private void resent(PacketFacts p, boolean seen, int slot) {
         MessageBuilder m = owner(p.psn);
         if (m != null && m.kind == MessageKind.READ && m.spanGuessedAt > 0 && Psn.diff(p.psn, m.firstPsn) > 0
-                && p.opcode.operation().kind() != Operation.Kind.READ) {
-            // Not a READ: the READ's guessed span ended before this request's PSN.
+                && !rereadOf(m, p)) {
+            // Not a re-read of it (R3.7): the READ's guessed span ended before this request's PSN.
             int oldEnd = Psn.add(m.lastPsn, 1);
             correctGuessedSpan(m, Psn.add(p.psn, -1));
             if (runNext == oldEnd) {
@@ -560,8 +560,15 @@ final class Channel {
             case READ -> {
                 m = insert(p, MessageKind.READ, 0);
                 m.dmaLength = p.rethDmaLength;
+                m.rethVa = p.rethVa;
+                m.rethRkey = p.rethRkey;
                 m.lastPsn = lateReadEnd(p);
                 for (int psn = Psn.add(p.psn, 1); Psn.diff(psn, m.lastPsn) <= 0; psn = Psn.add(psn, 1)) {
+                    if (conversation.pmtu <= 0 && m.spanGuessedAt == 0) {
+                        // Without the path MTU the span over the gap is a guess (it may hold lost requests
+                        // too): a request or response there corrects it, and the gap is restored as found.
+                        m.spanGuessedAt = gapFrame(psn);
+                    }
                     dropGap(psn); // response PSNs of this READ, not missing requests
                 }
             }
@@ -796,6 +803,16 @@ final class Channel {
         return m;
     }
 
+    /** The frame at which missing PSN {@code psn} was noticed (it must be one). */
+    private long gapFrame(int psn) {
+        for (long[] g : gaps) {
+            if (g[0] == psn) {
+                return g[1];
+            }
+        }
+        throw new IllegalStateException("PSN " + psn + " is not missing");
+    }
+
     private void dropGap(int psn) {
         gaps.removeIf(g -> g[0] == psn);
     }
@@ -812,18 +829,30 @@ final class Channel {
      */
     private boolean rereadOfPending(PacketFacts p) {
         MessageBuilder read = readSpanPending;
-        if (p.opcode.operation().kind() != Operation.Kind.READ || p.rethRkey != read.rethRkey) {
+        int k = Psn.diff(p.psn, read.firstPsn);
+        if (k >= maxReadSpan(read.dmaLength) || !rereadOf(read, p)) {
+            return false;
+        }
+        conversation.learnPmtu((int) ((p.rethVa - read.rethVa) / k));
+        settleReadSpan(Psn.add(read.firstPsn, readSpan(read.dmaLength, conversation.pmtu) - 1));
+        return true;
+    }
+
+    /**
+     * Whether request {@code p}, at a PSN past READ {@code read}'s first, can be a re-read of it (R3.7: a
+     * READ at the first missing response PSN k past the first, same R_Key, VA + k·PMTU, DMA length the
+     * remainder). With the path MTU unknown, any path MTU that fits will do.
+     */
+    private boolean rereadOf(MessageBuilder read, PacketFacts p) {
+        if (p.opcode.operation().kind() != Operation.Kind.READ) {
             return false;
         }
         int k = Psn.diff(p.psn, read.firstPsn);
         long advanced = p.rethVa - read.rethVa;
-        if (k <= 0 || k >= maxReadSpan(read.dmaLength) || advanced <= 0 || advanced % k != 0
-                || advanced + p.rethDmaLength != read.dmaLength || !Conversation.isPathMtu(advanced / k)) {
-            return false;
-        }
-        conversation.learnPmtu((int) (advanced / k));
-        settleReadSpan(Psn.add(read.firstPsn, readSpan(read.dmaLength, conversation.pmtu) - 1));
-        return true;
+        int pmtu = conversation.pmtu;
+        return p.rethRkey == read.rethRkey && k > 0 && advanced > 0 && advanced % k == 0
+                && advanced + p.rethDmaLength == read.dmaLength
+                && (pmtu > 0 ? advanced / k == pmtu : Conversation.isPathMtu(advanced / k));
     }
 
     /**
