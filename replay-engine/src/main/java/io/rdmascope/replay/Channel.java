@@ -510,6 +510,9 @@ final class Channel {
         boolean sendOrWrite = op.kind() == Operation.Kind.SEND || op.kind() == Operation.Kind.WRITE;
         if (sendOrWrite && (pos == Operation.Position.MIDDLE || pos == Operation.Position.LAST)) {
             MessageBuilder before = endingAt(Psn.add(p.psn, -1));
+            if (before == null) {
+                before = endingOneUnseenBefore(p);
+            }
             if (before != null) {
                 reopen(before);
                 before.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
@@ -696,6 +699,27 @@ final class Channel {
             }
         }
         return null;
+    }
+
+    /**
+     * A SEND/WRITE of {@code p}'s kind whose LAST the capture has not shown, its newest PSN two before this
+     * MIDDLE or LAST, the PSN between never captured. R2.2 leaves that PSN one reading: a MIDDLE of that
+     * message (a LAST there would leave this packet without its FIRST, a FIRST or ONLY there would
+     * interleave with the unfinished message, a READ or atomic too). Two or more unseen PSNs leave room for
+     * a LAST and a new FIRST, so two messages: no join then.
+     */
+    private MessageBuilder endingOneUnseenBefore(PacketFacts p) {
+        int between = Psn.add(p.psn, -1);
+        if (ring.psn(between & (RING - 1)) == between) {
+            return null;
+        }
+        MessageBuilder m = endingAt(Psn.add(p.psn, -2));
+        boolean write = p.opcode.operation().kind() == Operation.Kind.WRITE;
+        if (m == null || !m.lastMissing || (m.kind == MessageKind.WRITE) != write) {
+            return null;
+        }
+        m.psnsMissing = true;
+        return m;
     }
 
     /** Whether {@code psn} is past what the capture showed of WRITE {@code m} but inside its DMA length. */
