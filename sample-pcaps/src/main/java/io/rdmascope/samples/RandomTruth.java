@@ -240,10 +240,13 @@ final class RandomTruth {
             fv.next = fv.start;
         }
         boolean inScope = Psn.diff(q, fv.start) >= 0;
-        if (tx.duplicate) {
+        // A fabric copy is a duplicate to the observer only when the file holds an earlier transmission of
+        // its PSN: with the original before the capture began, the copy is the PSN's first sighting and
+        // nothing in the capture tells it from an original (the duplicate rule compares with what was shown).
+        if (tx.duplicate && fv.lastTransmission.containsKey(q)) {
             observe(Expected.DUPLICATE, tx.frame, f.pair, q, null);
             if (inScope) {
-                attach(m, tx);
+                attach(m, tx, true);
             }
             return;
         }
@@ -259,7 +262,7 @@ final class RandomTruth {
             fv.runNext = fv.next;
             fv.lastTransmission.put(q, tx);
             if (inScope) {
-                attach(m, tx);
+                attach(m, tx, false);
             }
             return;
         }
@@ -290,7 +293,7 @@ final class RandomTruth {
         }
         fv.lastTransmission.put(q, tx);
         if (inScope) {
-            attach(m, tx);
+            attach(m, tx, false);
         }
     }
 
@@ -319,15 +322,18 @@ final class RandomTruth {
         return false;
     }
 
-    /** A captured request frame joins its message: the first sighting of a PSN starts or extends it. */
-    private void attach(Msg m, Tx tx) {
+    /**
+     * A captured request frame joins its message: the first sighting of a PSN starts or extends it. A
+     * {@code copy} (a duplicate of a transmission the file holds) is not a transmission of its own.
+     */
+    private void attach(Msg m, Tx tx, boolean copy) {
         MsgView mv = view(m);
         mv.requests.add(tx);
         if (mv.firstRequest == null) {
             mv.firstRequest = tx;
         }
         int q = tx.psn;
-        if (!tx.duplicate) {
+        if (!copy) {
             mv.lastTransmission = tx;
             if (!m.readLike() && mv.maxPsn != null && Psn.diff(q, mv.maxPsn) > 0 && q < mv.maxPsn) {
                 observe(Expected.PSN_WRAP, tx.frame, m.flow.pair, q, "inside a message");
