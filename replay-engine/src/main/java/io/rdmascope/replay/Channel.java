@@ -67,6 +67,11 @@ final class Channel {
     private int nextPsn;
     /** The READ whose response span is not known yet (path MTU unknown): the next request PSN tells it. */
     private MessageBuilder readSpanPending;
+    /**
+     * The PSN of the newest READ response FIRST or MIDDLE answering a READ the capture has not shown, -1
+     * when the newest response was another: the next MIDDLE or LAST continues that READ's responses.
+     */
+    private int unseenReadAnsweredTo = -1;
 
     private final ArrayDeque<MessageBuilder> outstanding = new ArrayDeque<>();
     private final ArrayDeque<MessageBuilder> recent = new ArrayDeque<>();
@@ -515,6 +520,10 @@ final class Channel {
             }
             if (before != null) {
                 reopen(before);
+                if (p.psn < before.newestPsn) {
+                    // Extends the message past its newest PSN across 0xFFFFFF (24-bit PSNs, R1.1), as in order.
+                    conversation.observe(new Observation.PsnWrap(p.frame, conversation.id, p.psn));
+                }
                 before.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
                 before.lastPsn = p.psn;
                 before.newestPsn = p.psn;
@@ -1251,6 +1260,31 @@ final class Channel {
         Operation op = r.opcode.operation();
         if ((op == Operation.RDMA_READ_RESPONSE_MIDDLE || op == Operation.RDMA_READ_RESPONSE_LAST) && isGap(r.psn)) {
             dropGap(r.psn);
+            int before = -1;
+            Operation beforeOp = null;
+            for (PacketFacts h : heldResponses) {
+                if (isReadResponse(h) && Psn.diff(h.psn, r.psn) < 0 && (before < 0 || Psn.diff(h.psn, before) > 0)) {
+                    before = h.psn;
+                    beforeOp = h.opcode.operation();
+                }
+            }
+            if (beforeOp == Operation.RDMA_READ_RESPONSE_FIRST || beforeOp == Operation.RDMA_READ_RESPONSE_MIDDLE) {
+                dropResponseGapsBetween(before, r.psn);
+            }
+        }
+    }
+
+    /**
+     * A READ response MIDDLE or LAST at {@code psn} after a FIRST or MIDDLE at {@code from}, both for a READ
+     * the capture has not shown: one READ's responses run FIRST, MIDDLE..., LAST at consecutive PSNs (R3.7),
+     * so the PSNs between were its responses too (lost, or missed by the capture), not missing requests.
+     */
+    private void dropResponseGapsBetween(int from, int psn) {
+        if (Psn.diff(psn, from) <= 0 || Psn.diff(psn, from) > limits.gapPsns()) {
+            return;
+        }
+        for (int x = Psn.add(from, 1); x != psn; x = Psn.add(x, 1)) {
+            dropGap(x);
         }
     }
 
@@ -1790,13 +1824,19 @@ final class Channel {
         if (m == null) {
             if (!starts && isGap(p.psn)) {
                 dropGap(p.psn); // a response PSN of a READ the capture missed, not a missing request
+                if (unseenReadAnsweredTo >= 0) {
+                    dropResponseGapsBetween(unseenReadAnsweredTo, p.psn);
+                }
             } else if (!(starts && resolveGap(p.psn, false)) // the READ request itself reached the responder
                     && !(starts && requestMissedByCapture(p, Operation.Kind.READ))) {
                 conversation.observe(new Observation.UnmatchedResponse(p.frame, conversation.id, p.psn,
                         Observation.Unmatched.READ_RESPONSE));
             }
+            boolean runsOn = op == Operation.RDMA_READ_RESPONSE_FIRST || op == Operation.RDMA_READ_RESPONSE_MIDDLE;
+            unseenReadAnsweredTo = runsOn ? p.psn : -1;
             return;
         }
+        unseenReadAnsweredTo = -1;
         if (m.kind == MessageKind.READ && m.dmaLength > 0 && conversation.pmtu > 0 && m.spanGuessedAt == 0) {
             int exact = Psn.add(m.firstPsn, readSpan(m.dmaLength, conversation.pmtu) - 1);
             if (Psn.diff(exact, m.lastPsn) > 0) {
