@@ -1229,6 +1229,10 @@ final class Channel {
         } else if (awaitsRequest(p)) {
             dropResponseSpanGap(p);
             hold(p);
+            // Not past the newest request: a later PSN was sent before this answer was stamped, and its
+            // request (sent in PSN order, R1.3) before that. The capture missed it; no reordering is needed
+            // to explain the answer, so it says nothing of a timestamp skew whichever request follows.
+            heldResponses.peekLast().inversionDecided = -1;
             return;
         }
         respond(p);
