@@ -346,8 +346,9 @@ final class Channel {
             runNext = Psn.add(m.lastPsn, 1);
         } else if (m == null && p.opcode.operation().kind() == Operation.Kind.READ) {
             runNext = Psn.add(lateReadEnd(p), 1);
-            if (conversation.pmtu <= 0) {
-                // A READ of unknown span (no path MTU yet): the run goes on anywhere its length could reach.
+            if (conversation.pmtu <= 0 && ring.psn(runNext & (RING - 1)) != runNext) {
+                // A READ of unknown span (no path MTU yet): the run goes on anywhere its length could reach,
+                // unless the capture showed a request right after the PSNs it can take: it ends before that.
                 runNextMax = Psn.add(p.psn, maxReadSpan(p.rethDmaLength));
             }
         } else {
