@@ -29,6 +29,9 @@ final class RandomTruth {
     private record Obs(Expected kind, int frame, Pair pair, Integer psn, String detail) {
     }
 
+    /** How long (file time) a response waits for the request that reaches it: 1 ms (README, "Truth rules"). */
+    private static final long WAIT_NANOS = 1_000_000L;
+
     /** What the observer knows of one requester. */
     private static final class FlowView {
         boolean started;
@@ -205,7 +208,7 @@ final class RandomTruth {
             List<Tx> waiting = new ArrayList<>(fv.ahead);
             fv.ahead.clear();
             for (Tx r : waiting) {
-                if (tx.fileTime - r.fileTime > 1_000_000L || !waits(fv, r)) {
+                if (tx.fileTime - r.fileTime > WAIT_NANOS || !waits(fv, r)) {
                     respondNow(r);
                 } else {
                     fv.ahead.add(r);
@@ -219,7 +222,10 @@ final class RandomTruth {
             List<Tx> held = new ArrayList<>(fv.preStart);
             fv.preStart.clear();
             for (Tx r : held) {
-                if (Psn.diff(r.psn, tx.psn) >= 0 && Psn.diff(r.psn, tx.psn) <= 2048) {
+                // They wait like the others: a first request more than the wait after them is not theirs
+                // to count after (an RNR NAK answering a send from before the capture, resent much later).
+                if (Psn.diff(r.psn, tx.psn) >= 0 && Psn.diff(r.psn, tx.psn) <= 2048
+                        && tx.fileTime - r.fileTime <= WAIT_NANOS) {
                     response(r);
                 }
             }
@@ -552,7 +558,7 @@ final class RandomTruth {
                 if (held != null) {
                     for (Iterator<Tx> it = held.iterator(); it.hasNext(); ) {
                         Tx r = it.next();
-                        if (tx.fileTime - r.fileTime > 1_000_000L) {
+                        if (tx.fileTime - r.fileTime > WAIT_NANOS) {
                             it.remove();
                         } else if (Psn.diff(r.psn, newestEnd.get(f)) <= 0) {
                             it.remove();
