@@ -541,17 +541,24 @@ final class Channel {
                 return;
             }
         }
-        if (sendOrWrite && (pos == Operation.Position.FIRST || pos == Operation.Position.ONLY)) {
+        if (sendOrWrite && pos != Operation.Position.LAST) {
             MessageBuilder after = partialStartingAt(Psn.add(p.psn, 1));
             if (after == null && pos == Operation.Position.FIRST) {
                 after = partialInsideWrite(p);
             }
-            if (after != null && pos == Operation.Position.FIRST) {
+            if (after != null && pos == Operation.Position.MIDDLE
+                    && (after.kind == MessageKind.WRITE) != (op.kind() == Operation.Kind.WRITE)) {
+                after = null;
+            }
+            // A FIRST or MIDDLE right before a message shown from its middle is its head (R2.2: after a
+            // FIRST or MIDDLE only a MIDDLE or LAST of the same message may follow).
+            if (after != null && pos != Operation.Position.ONLY) {
                 after.firstPsn = p.psn;
-                after.firstMissing = false;
+                after.firstMissing = pos == Operation.Position.MIDDLE;
+                reopen(after); // a resend: whatever answered the message did not reach the requester
                 after.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
                 after.bytes += p.payloadLength;
-                if (op.kind() == Operation.Kind.WRITE) {
+                if (op.kind() == Operation.Kind.WRITE && pos == Operation.Position.FIRST) {
                     after.dmaLength = p.rethDmaLength;
                 }
                 return;
