@@ -1987,7 +1987,11 @@ final class Channel {
         openJoinsOutstanding();
         while (!outstanding.isEmpty()) {
             MessageBuilder m = outstanding.pollFirst();
-            if (!m.finished()) {
+            if (!m.finished() && m.ucDropped) {
+                // A UC message missing a packet is dropped whole by its receiver (IBTA 9.8.3), its LAST seen
+                // or not: reported as dropped where the gap showed, not as waiting for an answer.
+                m.finish(Message.DROPPED, 0, 0);
+            } else if (!m.finished()) {
                 // Unanswered for longer than the requester's ACK timeout: it will not complete. Sent in the
                 // capture's last moments: it may simply have been answered after the capture stopped.
                 long silence = captureEndNanos - m.lastRequestNanos;
