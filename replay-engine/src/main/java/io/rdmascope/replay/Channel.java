@@ -517,7 +517,7 @@ final class Channel {
         if (sendOrWrite && (pos == Operation.Position.MIDDLE || pos == Operation.Position.LAST)) {
             MessageBuilder before = endingAt(Psn.add(p.psn, -1));
             if (before == null) {
-                before = endingOneUnseenBefore(p);
+                before = endingAcrossUnseen(p);
             }
             if (before != null) {
                 reopen(before);
@@ -719,20 +719,25 @@ final class Channel {
     }
 
     /**
-     * A SEND/WRITE of {@code p}'s kind whose LAST the capture has not shown, its newest PSN two before this
-     * MIDDLE or LAST, the PSN between never captured. R2.2 leaves that PSN one reading: a MIDDLE of that
-     * message (a LAST there would leave this packet without its FIRST, a FIRST or ONLY there would
-     * interleave with the unfinished message, a READ or atomic too). Two or more unseen PSNs leave room for
-     * a LAST and a new FIRST, so two messages: no join then.
+     * A SEND/WRITE of {@code p}'s kind whose LAST the capture has not shown, only never-captured PSNs
+     * between its newest PSN and this MIDDLE or LAST. With one such PSN, R2.2 leaves it one reading: a
+     * MIDDLE of that message (a LAST there would leave this packet without its FIRST, a FIRST, ONLY,
+     * READ or atomic would interleave with the unfinished message). With more, a LAST and a new FIRST
+     * could hide there too, and nothing captured tells: the message is taken to run on, as it is when the
+     * packets come in order (docs/campaign.md). Not a WRITE whose DMA length is known: that says where it
+     * ends ({@link #endingAt}).
      */
-    private MessageBuilder endingOneUnseenBefore(PacketFacts p) {
-        int between = Psn.add(p.psn, -1);
-        if (ring.psn(between & (RING - 1)) == between) {
+    private MessageBuilder endingAcrossUnseen(PacketFacts p) {
+        int before = Psn.add(p.psn, -1);
+        for (int k = 0; k < limits.gapPsns() && ring.psn(before & (RING - 1)) != before && owner(before) == null; k++) {
+            before = Psn.add(before, -1);
+        }
+        if (before == Psn.add(p.psn, -1)) {
             return null;
         }
-        MessageBuilder m = endingAt(Psn.add(p.psn, -2));
+        MessageBuilder m = endingAt(before);
         boolean write = p.opcode.operation().kind() == Operation.Kind.WRITE;
-        if (m == null || !m.lastMissing || (m.kind == MessageKind.WRITE) != write) {
+        if (m == null || !m.lastMissing || (m.kind == MessageKind.WRITE) != write || (write && m.dmaLength >= 0)) {
             return null;
         }
         m.psnsMissing = true;
