@@ -611,11 +611,9 @@ final class RandomTruth {
                 if (f == null) {
                     continue;
                 }
-                for (Msg m : f.messages) {
-                    MsgView mv = messages.get(m);
-                    if (mv == null || mv.requests.isEmpty()) {
-                        continue;
-                    }
+                for (Map.Entry<Msg, MsgView> shown : asShown(f).entrySet()) {
+                    Msg m = shown.getKey();
+                    MsgView mv = shown.getValue();
                     Truth.Message tm = message(p, f, m, mv, ids.get(p), captureEnd);
                     order.add(new int[]{tm.frames().get(0), tm.firstPsn(), out.size()});
                     out.add(tm);
@@ -640,6 +638,68 @@ final class RandomTruth {
             }
         }
         return new Truth(scenario, description, seed, capture, format, frameCount, conversations, sortedMessages, os, fs);
+    }
+
+    /**
+     * The messages of {@code f} the capture shows, in PSN order, as the capture can tell them apart. A
+     * SEND (or WRITE) whose LAST the capture never holds, followed by one whose FIRST it never holds, with
+     * only never-captured PSNs between, reads as one message or as several: the PSNs between could be
+     * MIDDLEs, or a LAST and a FIRST (R2.2 allows both), and nothing in the capture says which *(choice:
+     * one message, the reading that needs no boundary the capture never showed)*. A WRITE whose FIRST
+     * was captured is not read so: its DMA length, at the path MTU its FIRST's payload gives (R2.3), says
+     * where it ends.
+     */
+    private Map<Msg, MsgView> asShown(Flow f) {
+        Map<Msg, MsgView> out = new LinkedHashMap<>();
+        Msg previous = null;
+        for (Msg m : f.messages) {
+            MsgView mv = messages.get(m);
+            if (mv == null || mv.requests.isEmpty()) {
+                continue;
+            }
+            MsgView before = previous == null ? null : out.get(previous);
+            if (before != null && oneAsShown(previous, before, m, mv)) {
+                Msg joined = new Msg(f, m.kind, previous.first, Psn.diff(m.last(), previous.first) + 1,
+                        previous.bytes + m.bytes);
+                joined.immediate = m.immediate;
+                joined.invalidate = m.invalidate;
+                out.remove(previous);
+                out.put(joined, joinViews(before, mv));
+                previous = joined;
+                continue;
+            }
+            out.put(m, mv);
+            previous = m;
+        }
+        return out;
+    }
+
+    private static boolean oneAsShown(Msg a, MsgView av, Msg b, MsgView bv) {
+        if (a.readLike() || b.readLike() || a.kind.startsWith("SEND") != b.kind.startsWith("SEND")) {
+            return false;
+        }
+        boolean lastShown = av.finalSeen;
+        boolean firstShown = bv.minPsn == b.first;
+        boolean writeLengthShown = !a.kind.startsWith("SEND") && av.minPsn == a.first;
+        return !lastShown && !firstShown && !writeLengthShown;
+    }
+
+    private static MsgView joinViews(MsgView a, MsgView b) {
+        MsgView j = new MsgView();
+        j.requests.addAll(a.requests);
+        j.requests.addAll(b.requests);
+        j.firstRequest = a.firstRequest.causal <= b.firstRequest.causal ? a.firstRequest : b.firstRequest;
+        j.lastTransmission = a.lastTransmission == null ? b.lastTransmission
+                : b.lastTransmission == null || a.lastTransmission.causal > b.lastTransmission.causal
+                ? a.lastTransmission : b.lastTransmission;
+        j.minPsn = a.minPsn;
+        j.maxPsn = b.maxPsn;
+        j.payloadByPsn.putAll(a.payloadByPsn);
+        j.payloadByPsn.putAll(b.payloadByPsn);
+        j.finalSeen = b.finalSeen;
+        j.responses.addAll(a.responses);
+        j.responses.addAll(b.responses);
+        return j;
     }
 
     private Truth.Message message(Pair p, Flow f, Msg m, MsgView mv, String conversation, long captureEnd) {
