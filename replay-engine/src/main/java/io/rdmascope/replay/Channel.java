@@ -1989,6 +1989,12 @@ final class Channel {
         if (checkStall(captureEndNanos, "the capture ended", 0)) {
             failOutstanding(0, null);
         }
+        MessageBuilder read = readSpanPending;
+        if (read != null && conversation.pmtu > 0 && read.dmaLength >= 0) {
+            // Nothing after this READ told its span, but the path MTU became known since (the other side's
+            // packets): its span is what its length takes at it (R1.3).
+            settleReadSpan(Psn.add(read.firstPsn, readSpan(read.dmaLength, conversation.pmtu) - 1));
+        }
         openJoinsOutstanding();
         while (!outstanding.isEmpty()) {
             MessageBuilder m = outstanding.pollFirst();
