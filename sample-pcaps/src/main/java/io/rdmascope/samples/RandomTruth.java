@@ -79,6 +79,8 @@ final class RandomTruth {
     private final Map<Flow, FlowView> flows = new IdentityHashMap<>();
     private final Map<Msg, MsgView> messages = new IdentityHashMap<>();
     private final Map<Pair, PairView> pairs = new IdentityHashMap<>();
+    /** Connections whose path MTU the capture shows: a CM REQ, or a request or READ response FIRST or MIDDLE. */
+    private final Set<Pair> pathMtuShown = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     /** Processing order: each transmission's place when the observer takes it into account. */
     private int processed;
 
@@ -130,6 +132,11 @@ final class RandomTruth {
 
     private void accept(Tx tx) {
         tx.causal = processed++;
+        boolean firstOrMiddle = (tx.kind == Kind.REQUEST && !tx.fin && tx.msg != null && !tx.msg.readLike())
+                || (tx.kind == Kind.READ_RESPONSE && !tx.fin);
+        if (firstOrMiddle || (tx.kind == Kind.CM && "req".equals(tx.cmState))) {
+            pathMtuShown.add(tx.pair);
+        }
         PairView pv = pairs.get(tx.pair);
         if (tx.kind != Kind.CM) {
             pv.firstFrame = Math.min(pv.firstFrame, tx.frame);
@@ -702,6 +709,26 @@ final class RandomTruth {
         return j;
     }
 
+    /**
+     * Whether the capture shows where READ {@code m} ends: a response to it, a later request of its
+     * requester (whose PSN bounds it, R1.3), or the path MTU of its connection, which with its DMA length
+     * gives its span — shown by a CM REQ or by a FIRST or MIDDLE packet either way (R2.3: those carry
+     * exactly the path MTU). Without any, its span is unknowable *(choice: it is its first PSN)*.
+     */
+    private boolean spanShown(Flow f, Msg m, MsgView mv) {
+        if (!mv.responses.isEmpty()) {
+            return true;
+        }
+        boolean after = false;
+        for (Msg later : f.messages) {
+            if (after && messages.get(later) != null && !messages.get(later).requests.isEmpty()) {
+                return true;
+            }
+            after |= later == m;
+        }
+        return pathMtuShown.contains(f.pair);
+    }
+
     private Truth.Message message(Pair p, Flow f, Msg m, MsgView mv, String conversation, long captureEnd) {
         List<Integer> frames = new ArrayList<>();
         long firstTime = Long.MAX_VALUE;
@@ -725,7 +752,7 @@ final class RandomTruth {
             immediate = null;
             invalidate = null;
         }
-        int lastPsn = m.isRead() ? m.last() : m.readLike() ? m.first : mv.maxPsn;
+        int lastPsn = m.isRead() ? (spanShown(f, m, mv) ? m.last() : m.first) : m.readLike() ? m.first : mv.maxPsn;
         List<Integer> responseFrames = new ArrayList<>();
         long bytes;
         Map<Integer, Integer> readBytes = new HashMap<>();
