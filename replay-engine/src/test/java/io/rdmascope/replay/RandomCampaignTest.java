@@ -38,9 +38,12 @@ class RandomCampaignTest {
 
     /**
      * Seeds past the default range that once failed and were fixed (pairing by strict evidence and port,
-     * READ spans without a path MTU, UC drops, WRITE lengths, unseen requests); they always run.
+     * READ spans without a path MTU, UC drops, WRITE lengths, unseen requests, and the classes of
+     * docs/campaign.md's 2026-11-25 run); they always run.
      */
-    static final long[] REGRESSION_SEEDS = {425, 441, 474, 476, 521, 669, 860, 929, 954, 2656, 6880};
+    static final long[] REGRESSION_SEEDS = {425, 441, 474, 476, 521, 669, 860, 929, 954, 2656, 6880,
+            // The 10,000-seed campaign's remaining classes, one or two seeds each (docs/campaign.md, 2026-11-25):
+            2092, 1289, 566, 1318, 3941, 624, 722, 1710, 1451, 2449, 296, 4033, 4582, 6503, 3147};
 
     /** How many differences per seed the report shows. */
     private static final int SHOWN = Integer.getInteger("rdmascope.campaign.shown", 6);
