@@ -546,8 +546,12 @@ final class Channel {
             if (after == null && pos == Operation.Position.FIRST) {
                 after = partialInsideWrite(p);
             }
+            if (after == null && pos != Operation.Position.ONLY
+                    && (op.kind() == Operation.Kind.SEND || pos == Operation.Position.MIDDLE)) {
+                after = partialAcrossUnseen(p);
+            }
             if (after != null && pos == Operation.Position.MIDDLE
-                    && (after.kind == MessageKind.WRITE) != (op.kind() == Operation.Kind.WRITE)) {
+                    && writeKind(after.kind) != (op.kind() == Operation.Kind.WRITE)) {
                 after = null;
             }
             // A FIRST or MIDDLE right before a message shown from its middle is its head (R2.2: after a
@@ -737,11 +741,37 @@ final class Channel {
         }
         MessageBuilder m = endingAt(before);
         boolean write = p.opcode.operation().kind() == Operation.Kind.WRITE;
-        if (m == null || !m.lastMissing || (m.kind == MessageKind.WRITE) != write || (write && m.dmaLength >= 0)) {
+        if (m == null || !m.lastMissing || writeKind(m.kind) != write || (write && m.dmaLength >= 0)) {
             return null;
         }
         m.psnsMissing = true;
         return m;
+    }
+
+    /**
+     * For a FIRST or MIDDLE: a message the capture showed from its middle on, only never-captured PSNs
+     * between. The PSN right after a FIRST or MIDDLE is a MIDDLE or LAST of its message (R2.2); with one
+     * unseen PSN a LAST there would leave the later packets without a FIRST, with more the capture cannot
+     * tell, and the message is taken to run on ({@link #endingAcrossUnseen}, docs/campaign.md). Not a
+     * WRITE FIRST: its DMA length says where it ends ({@link #partialInsideWrite}).
+     */
+    private MessageBuilder partialAcrossUnseen(PacketFacts p) {
+        int next = Psn.add(p.psn, 1);
+        for (int k = 0; k < limits.gapPsns() && ring.psn(next & (RING - 1)) != next && owner(next) == null; k++) {
+            next = Psn.add(next, 1);
+        }
+        MessageBuilder m = next == Psn.add(p.psn, 1) ? null : partialStartingAt(next);
+        boolean write = p.opcode.operation().kind() == Operation.Kind.WRITE;
+        if (m == null || writeKind(m.kind) != write) {
+            return null;
+        }
+        m.psnsMissing = true;
+        return m;
+    }
+
+    /** WRITE or WRITE with immediate: a message of WRITE packets (the other SEND/WRITE kinds are SENDs). */
+    private static boolean writeKind(MessageKind kind) {
+        return kind == MessageKind.WRITE || kind == MessageKind.WRITE_WITH_IMM;
     }
 
     /** Whether {@code psn} is past what the capture showed of WRITE {@code m} but inside its DMA length. */
