@@ -591,7 +591,7 @@ final class Channel {
                     if (conversation.pmtu <= 0 && m.spanGuessedAt == 0) {
                         // Without the path MTU the span over the gap is a guess (it may hold lost requests
                         // too): a request or response there corrects it, and the gap is restored as found.
-                        m.spanGuessedAt = gapFrame(psn);
+                        m.spanGuessedAt = gapFrame(psn, p.frame);
                     }
                     dropGap(psn); // response PSNs of this READ, not missing requests
                 }
@@ -879,14 +879,14 @@ final class Channel {
         return m;
     }
 
-    /** The frame at which missing PSN {@code psn} was noticed (it must be one). */
-    private long gapFrame(int psn) {
+    /** The frame at which missing PSN {@code psn} was noticed, or {@code otherwise} if it is not missing. */
+    private long gapFrame(int psn, long otherwise) {
         for (long[] g : gaps) {
             if (g[0] == psn) {
                 return g[1];
             }
         }
-        throw new IllegalStateException("PSN " + psn + " is not missing");
+        return otherwise;
     }
 
     private void dropGap(int psn) {
