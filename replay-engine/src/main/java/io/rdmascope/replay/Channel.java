@@ -67,6 +67,11 @@ final class Channel {
     private int nextPsn;
     /** The READ whose response span is not known yet (path MTU unknown): the next request PSN tells it. */
     private MessageBuilder readSpanPending;
+    /**
+     * The PSN of the newest READ response FIRST or MIDDLE answering a READ the capture has not shown, -1
+     * when the newest response was another: the next MIDDLE or LAST continues that READ's responses.
+     */
+    private int unseenReadAnsweredTo = -1;
 
     private final ArrayDeque<MessageBuilder> outstanding = new ArrayDeque<>();
     private final ArrayDeque<MessageBuilder> recent = new ArrayDeque<>();
@@ -273,8 +278,8 @@ final class Channel {
     private void resent(PacketFacts p, boolean seen, int slot) {
         MessageBuilder m = owner(p.psn);
         if (m != null && m.kind == MessageKind.READ && m.spanGuessedAt > 0 && Psn.diff(p.psn, m.firstPsn) > 0
-                && p.opcode.operation().kind() != Operation.Kind.READ) {
-            // Not a READ: the READ's guessed span ended before this request's PSN.
+                && !rereadOf(m, p)) {
+            // Not a re-read of it (R3.7): the READ's guessed span ended before this request's PSN.
             int oldEnd = Psn.add(m.lastPsn, 1);
             correctGuessedSpan(m, Psn.add(p.psn, -1));
             if (runNext == oldEnd) {
@@ -341,8 +346,9 @@ final class Channel {
             runNext = Psn.add(m.lastPsn, 1);
         } else if (m == null && p.opcode.operation().kind() == Operation.Kind.READ) {
             runNext = Psn.add(lateReadEnd(p), 1);
-            if (conversation.pmtu <= 0) {
-                // A READ of unknown span (no path MTU yet): the run goes on anywhere its length could reach.
+            if (conversation.pmtu <= 0 && ring.psn(runNext & (RING - 1)) != runNext) {
+                // A READ of unknown span (no path MTU yet): the run goes on anywhere its length could reach,
+                // unless the capture showed a request right after the PSNs it can take: it ends before that.
                 runNextMax = Psn.add(p.psn, maxReadSpan(p.rethDmaLength));
             }
         } else {
@@ -510,8 +516,15 @@ final class Channel {
         boolean sendOrWrite = op.kind() == Operation.Kind.SEND || op.kind() == Operation.Kind.WRITE;
         if (sendOrWrite && (pos == Operation.Position.MIDDLE || pos == Operation.Position.LAST)) {
             MessageBuilder before = endingAt(Psn.add(p.psn, -1));
+            if (before == null) {
+                before = endingAcrossUnseen(p);
+            }
             if (before != null) {
                 reopen(before);
+                if (p.psn < before.newestPsn) {
+                    // Extends the message past its newest PSN across 0xFFFFFF (24-bit PSNs, R1.1), as in order.
+                    conversation.observe(new Observation.PsnWrap(p.frame, conversation.id, p.psn));
+                }
                 before.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
                 before.lastPsn = p.psn;
                 before.newestPsn = p.psn;
@@ -528,17 +541,28 @@ final class Channel {
                 return;
             }
         }
-        if (sendOrWrite && (pos == Operation.Position.FIRST || pos == Operation.Position.ONLY)) {
+        if (sendOrWrite && pos != Operation.Position.LAST) {
             MessageBuilder after = partialStartingAt(Psn.add(p.psn, 1));
             if (after == null && pos == Operation.Position.FIRST) {
                 after = partialInsideWrite(p);
             }
-            if (after != null && pos == Operation.Position.FIRST) {
+            if (after == null && pos != Operation.Position.ONLY
+                    && (op.kind() == Operation.Kind.SEND || pos == Operation.Position.MIDDLE)) {
+                after = partialAcrossUnseen(p);
+            }
+            if (after != null && pos == Operation.Position.MIDDLE
+                    && writeKind(after.kind) != (op.kind() == Operation.Kind.WRITE)) {
+                after = null;
+            }
+            // A FIRST or MIDDLE right before a message shown from its middle is its head (R2.2: after a
+            // FIRST or MIDDLE only a MIDDLE or LAST of the same message may follow).
+            if (after != null && pos != Operation.Position.ONLY) {
                 after.firstPsn = p.psn;
-                after.firstMissing = false;
+                after.firstMissing = pos == Operation.Position.MIDDLE;
+                reopen(after); // a resend: whatever answered the message did not reach the requester
                 after.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
                 after.bytes += p.payloadLength;
-                if (op.kind() == Operation.Kind.WRITE) {
+                if (op.kind() == Operation.Kind.WRITE && pos == Operation.Position.FIRST) {
                     after.dmaLength = p.rethDmaLength;
                 }
                 return;
@@ -560,8 +584,15 @@ final class Channel {
             case READ -> {
                 m = insert(p, MessageKind.READ, 0);
                 m.dmaLength = p.rethDmaLength;
+                m.rethVa = p.rethVa;
+                m.rethRkey = p.rethRkey;
                 m.lastPsn = lateReadEnd(p);
                 for (int psn = Psn.add(p.psn, 1); Psn.diff(psn, m.lastPsn) <= 0; psn = Psn.add(psn, 1)) {
+                    if (conversation.pmtu <= 0 && m.spanGuessedAt == 0) {
+                        // Without the path MTU the span over the gap is a guess (it may hold lost requests
+                        // too): a request or response there corrects it, and the gap is restored as found.
+                        m.spanGuessedAt = gapFrame(psn, p.frame);
+                    }
                     dropGap(psn); // response PSNs of this READ, not missing requests
                 }
             }
@@ -691,6 +722,58 @@ final class Channel {
         return null;
     }
 
+    /**
+     * A SEND/WRITE of {@code p}'s kind whose LAST the capture has not shown, only never-captured PSNs
+     * between its newest PSN and this MIDDLE or LAST. With one such PSN, R2.2 leaves it one reading: a
+     * MIDDLE of that message (a LAST there would leave this packet without its FIRST, a FIRST, ONLY,
+     * READ or atomic would interleave with the unfinished message). With more, a LAST and a new FIRST
+     * could hide there too, and nothing captured tells: the message is taken to run on, as it is when the
+     * packets come in order (docs/campaign.md). Not a WRITE whose DMA length is known: that says where it
+     * ends ({@link #endingAt}).
+     */
+    private MessageBuilder endingAcrossUnseen(PacketFacts p) {
+        int before = Psn.add(p.psn, -1);
+        for (int k = 0; k < limits.gapPsns() && ring.psn(before & (RING - 1)) != before && owner(before) == null; k++) {
+            before = Psn.add(before, -1);
+        }
+        if (before == Psn.add(p.psn, -1)) {
+            return null;
+        }
+        MessageBuilder m = endingAt(before);
+        boolean write = p.opcode.operation().kind() == Operation.Kind.WRITE;
+        if (m == null || !m.lastMissing || writeKind(m.kind) != write || (write && m.dmaLength >= 0)) {
+            return null;
+        }
+        m.psnsMissing = true;
+        return m;
+    }
+
+    /**
+     * For a FIRST or MIDDLE: a message the capture showed from its middle on, only never-captured PSNs
+     * between. The PSN right after a FIRST or MIDDLE is a MIDDLE or LAST of its message (R2.2); with one
+     * unseen PSN a LAST there would leave the later packets without a FIRST, with more the capture cannot
+     * tell, and the message is taken to run on ({@link #endingAcrossUnseen}, docs/campaign.md). Not a
+     * WRITE FIRST: its DMA length says where it ends ({@link #partialInsideWrite}).
+     */
+    private MessageBuilder partialAcrossUnseen(PacketFacts p) {
+        int next = Psn.add(p.psn, 1);
+        for (int k = 0; k < limits.gapPsns() && ring.psn(next & (RING - 1)) != next && owner(next) == null; k++) {
+            next = Psn.add(next, 1);
+        }
+        MessageBuilder m = next == Psn.add(p.psn, 1) ? null : partialStartingAt(next);
+        boolean write = p.opcode.operation().kind() == Operation.Kind.WRITE;
+        if (m == null || writeKind(m.kind) != write) {
+            return null;
+        }
+        m.psnsMissing = true;
+        return m;
+    }
+
+    /** WRITE or WRITE with immediate: a message of WRITE packets (the other SEND/WRITE kinds are SENDs). */
+    private static boolean writeKind(MessageKind kind) {
+        return kind == MessageKind.WRITE || kind == MessageKind.WRITE_WITH_IMM;
+    }
+
     /** Whether {@code psn} is past what the capture showed of WRITE {@code m} but inside its DMA length. */
     private boolean writeSpans(MessageBuilder m, int psn) {
         return m.kind == MessageKind.WRITE && m.dmaLength >= 0 && conversation.pmtu > 0
@@ -796,6 +879,16 @@ final class Channel {
         return m;
     }
 
+    /** The frame at which missing PSN {@code psn} was noticed, or {@code otherwise} if it is not missing. */
+    private long gapFrame(int psn, long otherwise) {
+        for (long[] g : gaps) {
+            if (g[0] == psn) {
+                return g[1];
+            }
+        }
+        return otherwise;
+    }
+
     private void dropGap(int psn) {
         gaps.removeIf(g -> g[0] == psn);
     }
@@ -812,18 +905,30 @@ final class Channel {
      */
     private boolean rereadOfPending(PacketFacts p) {
         MessageBuilder read = readSpanPending;
-        if (p.opcode.operation().kind() != Operation.Kind.READ || p.rethRkey != read.rethRkey) {
+        int k = Psn.diff(p.psn, read.firstPsn);
+        if (k >= maxReadSpan(read.dmaLength) || !rereadOf(read, p)) {
+            return false;
+        }
+        conversation.learnPmtu((int) ((p.rethVa - read.rethVa) / k));
+        settleReadSpan(Psn.add(read.firstPsn, readSpan(read.dmaLength, conversation.pmtu) - 1));
+        return true;
+    }
+
+    /**
+     * Whether request {@code p}, at a PSN past READ {@code read}'s first, can be a re-read of it (R3.7: a
+     * READ at the first missing response PSN k past the first, same R_Key, VA + k·PMTU, DMA length the
+     * remainder). With the path MTU unknown, any path MTU that fits will do.
+     */
+    private boolean rereadOf(MessageBuilder read, PacketFacts p) {
+        if (p.opcode.operation().kind() != Operation.Kind.READ) {
             return false;
         }
         int k = Psn.diff(p.psn, read.firstPsn);
         long advanced = p.rethVa - read.rethVa;
-        if (k <= 0 || k >= maxReadSpan(read.dmaLength) || advanced <= 0 || advanced % k != 0
-                || advanced + p.rethDmaLength != read.dmaLength || !Conversation.isPathMtu(advanced / k)) {
-            return false;
-        }
-        conversation.learnPmtu((int) (advanced / k));
-        settleReadSpan(Psn.add(read.firstPsn, readSpan(read.dmaLength, conversation.pmtu) - 1));
-        return true;
+        int pmtu = conversation.pmtu;
+        return p.rethRkey == read.rethRkey && k > 0 && advanced > 0 && advanced % k == 0
+                && advanced + p.rethDmaLength == read.dmaLength
+                && (pmtu > 0 ? advanced / k == pmtu : Conversation.isPathMtu(advanced / k));
     }
 
     /**
@@ -1167,6 +1272,10 @@ final class Channel {
         } else if (awaitsRequest(p)) {
             dropResponseSpanGap(p);
             hold(p);
+            // Not past the newest request: a later PSN was sent before this answer was stamped, and its
+            // request (sent in PSN order, R1.3) before that. The capture missed it; no reordering is needed
+            // to explain the answer, so it says nothing of a timestamp skew whichever request follows.
+            heldResponses.peekLast().inversionDecided = -1;
             return;
         }
         respond(p);
@@ -1198,6 +1307,31 @@ final class Channel {
         Operation op = r.opcode.operation();
         if ((op == Operation.RDMA_READ_RESPONSE_MIDDLE || op == Operation.RDMA_READ_RESPONSE_LAST) && isGap(r.psn)) {
             dropGap(r.psn);
+            int before = -1;
+            Operation beforeOp = null;
+            for (PacketFacts h : heldResponses) {
+                if (isReadResponse(h) && Psn.diff(h.psn, r.psn) < 0 && (before < 0 || Psn.diff(h.psn, before) > 0)) {
+                    before = h.psn;
+                    beforeOp = h.opcode.operation();
+                }
+            }
+            if (beforeOp == Operation.RDMA_READ_RESPONSE_FIRST || beforeOp == Operation.RDMA_READ_RESPONSE_MIDDLE) {
+                dropResponseGapsBetween(before, r.psn);
+            }
+        }
+    }
+
+    /**
+     * A READ response MIDDLE or LAST at {@code psn} after a FIRST or MIDDLE at {@code from}, both for a READ
+     * the capture has not shown: one READ's responses run FIRST, MIDDLE..., LAST at consecutive PSNs (R3.7),
+     * so the PSNs between were its responses too (lost, or missed by the capture), not missing requests.
+     */
+    private void dropResponseGapsBetween(int from, int psn) {
+        if (Psn.diff(psn, from) <= 0 || Psn.diff(psn, from) > limits.gapPsns()) {
+            return;
+        }
+        for (int x = Psn.add(from, 1); x != psn; x = Psn.add(x, 1)) {
+            dropGap(x);
         }
     }
 
@@ -1737,13 +1871,19 @@ final class Channel {
         if (m == null) {
             if (!starts && isGap(p.psn)) {
                 dropGap(p.psn); // a response PSN of a READ the capture missed, not a missing request
+                if (unseenReadAnsweredTo >= 0) {
+                    dropResponseGapsBetween(unseenReadAnsweredTo, p.psn);
+                }
             } else if (!(starts && resolveGap(p.psn, false)) // the READ request itself reached the responder
                     && !(starts && requestMissedByCapture(p, Operation.Kind.READ))) {
                 conversation.observe(new Observation.UnmatchedResponse(p.frame, conversation.id, p.psn,
                         Observation.Unmatched.READ_RESPONSE));
             }
+            boolean runsOn = op == Operation.RDMA_READ_RESPONSE_FIRST || op == Operation.RDMA_READ_RESPONSE_MIDDLE;
+            unseenReadAnsweredTo = runsOn ? p.psn : -1;
             return;
         }
+        unseenReadAnsweredTo = -1;
         if (m.kind == MessageKind.READ && m.dmaLength > 0 && conversation.pmtu > 0 && m.spanGuessedAt == 0) {
             int exact = Psn.add(m.firstPsn, readSpan(m.dmaLength, conversation.pmtu) - 1);
             if (Psn.diff(exact, m.lastPsn) > 0) {
@@ -1879,10 +2019,20 @@ final class Channel {
         if (checkStall(captureEndNanos, "the capture ended", 0)) {
             failOutstanding(0, null);
         }
+        MessageBuilder read = readSpanPending;
+        if (read != null && conversation.pmtu > 0 && read.dmaLength >= 0) {
+            // Nothing after this READ told its span, but the path MTU became known since (the other side's
+            // packets): its span is what its length takes at it (R1.3).
+            settleReadSpan(Psn.add(read.firstPsn, readSpan(read.dmaLength, conversation.pmtu) - 1));
+        }
         openJoinsOutstanding();
         while (!outstanding.isEmpty()) {
             MessageBuilder m = outstanding.pollFirst();
-            if (!m.finished()) {
+            if (!m.finished() && m.ucDropped) {
+                // A UC message missing a packet is dropped whole by its receiver (IBTA 9.8.3), its LAST seen
+                // or not: reported as dropped where the gap showed, not as waiting for an answer.
+                m.finish(Message.DROPPED, 0, 0);
+            } else if (!m.finished()) {
                 // Unanswered for longer than the requester's ACK timeout: it will not complete. Sent in the
                 // capture's last moments: it may simply have been answered after the capture stopped.
                 long silence = captureEndNanos - m.lastRequestNanos;

@@ -29,6 +29,9 @@ final class RandomTruth {
     private record Obs(Expected kind, int frame, Pair pair, Integer psn, String detail) {
     }
 
+    /** How long (file time) a response waits for the request that reaches it: 1 ms (README, "Truth rules"). */
+    private static final long WAIT_NANOS = 1_000_000L;
+
     /** What the observer knows of one requester. */
     private static final class FlowView {
         boolean started;
@@ -76,6 +79,8 @@ final class RandomTruth {
     private final Map<Flow, FlowView> flows = new IdentityHashMap<>();
     private final Map<Msg, MsgView> messages = new IdentityHashMap<>();
     private final Map<Pair, PairView> pairs = new IdentityHashMap<>();
+    /** Connections whose path MTU the capture shows: a CM REQ, or a request or READ response FIRST or MIDDLE. */
+    private final Set<Pair> pathMtuShown = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     /** Processing order: each transmission's place when the observer takes it into account. */
     private int processed;
 
@@ -127,6 +132,11 @@ final class RandomTruth {
 
     private void accept(Tx tx) {
         tx.causal = processed++;
+        boolean firstOrMiddle = (tx.kind == Kind.REQUEST && !tx.fin && tx.msg != null && !tx.msg.readLike())
+                || (tx.kind == Kind.READ_RESPONSE && !tx.fin);
+        if (firstOrMiddle || (tx.kind == Kind.CM && "req".equals(tx.cmState))) {
+            pathMtuShown.add(tx.pair);
+        }
         PairView pv = pairs.get(tx.pair);
         if (tx.kind != Kind.CM) {
             pv.firstFrame = Math.min(pv.firstFrame, tx.frame);
@@ -205,7 +215,7 @@ final class RandomTruth {
             List<Tx> waiting = new ArrayList<>(fv.ahead);
             fv.ahead.clear();
             for (Tx r : waiting) {
-                if (tx.fileTime - r.fileTime > 1_000_000L || !waits(fv, r)) {
+                if (tx.fileTime - r.fileTime > WAIT_NANOS || !waits(fv, r)) {
                     respondNow(r);
                 } else {
                     fv.ahead.add(r);
@@ -219,7 +229,10 @@ final class RandomTruth {
             List<Tx> held = new ArrayList<>(fv.preStart);
             fv.preStart.clear();
             for (Tx r : held) {
-                if (Psn.diff(r.psn, tx.psn) >= 0 && Psn.diff(r.psn, tx.psn) <= 2048) {
+                // They wait like the others: a first request more than the wait after them is not theirs
+                // to count after (an RNR NAK answering a send from before the capture, resent much later).
+                if (Psn.diff(r.psn, tx.psn) >= 0 && Psn.diff(r.psn, tx.psn) <= 2048
+                        && tx.fileTime - r.fileTime <= WAIT_NANOS) {
                     response(r);
                 }
             }
@@ -240,10 +253,13 @@ final class RandomTruth {
             fv.next = fv.start;
         }
         boolean inScope = Psn.diff(q, fv.start) >= 0;
-        if (tx.duplicate) {
+        // A fabric copy is a duplicate to the observer only when the file holds an earlier transmission of
+        // its PSN: with the original before the capture began, the copy is the PSN's first sighting and
+        // nothing in the capture tells it from an original (the duplicate rule compares with what was shown).
+        if (tx.duplicate && fv.lastTransmission.containsKey(q)) {
             observe(Expected.DUPLICATE, tx.frame, f.pair, q, null);
             if (inScope) {
-                attach(m, tx);
+                attach(m, tx, true);
             }
             return;
         }
@@ -259,7 +275,7 @@ final class RandomTruth {
             fv.runNext = fv.next;
             fv.lastTransmission.put(q, tx);
             if (inScope) {
-                attach(m, tx);
+                attach(m, tx, false);
             }
             return;
         }
@@ -290,7 +306,7 @@ final class RandomTruth {
         }
         fv.lastTransmission.put(q, tx);
         if (inScope) {
-            attach(m, tx);
+            attach(m, tx, false);
         }
     }
 
@@ -319,15 +335,18 @@ final class RandomTruth {
         return false;
     }
 
-    /** A captured request frame joins its message: the first sighting of a PSN starts or extends it. */
-    private void attach(Msg m, Tx tx) {
+    /**
+     * A captured request frame joins its message: the first sighting of a PSN starts or extends it. A
+     * {@code copy} (a duplicate of a transmission the file holds) is not a transmission of its own.
+     */
+    private void attach(Msg m, Tx tx, boolean copy) {
         MsgView mv = view(m);
         mv.requests.add(tx);
         if (mv.firstRequest == null) {
             mv.firstRequest = tx;
         }
         int q = tx.psn;
-        if (!tx.duplicate) {
+        if (!copy) {
             mv.lastTransmission = tx;
             if (!m.readLike() && mv.maxPsn != null && Psn.diff(q, mv.maxPsn) > 0 && q < mv.maxPsn) {
                 observe(Expected.PSN_WRAP, tx.frame, m.flow.pair, q, "inside a message");
@@ -546,7 +565,7 @@ final class RandomTruth {
                 if (held != null) {
                     for (Iterator<Tx> it = held.iterator(); it.hasNext(); ) {
                         Tx r = it.next();
-                        if (tx.fileTime - r.fileTime > 1_000_000L) {
+                        if (tx.fileTime - r.fileTime > WAIT_NANOS) {
                             it.remove();
                         } else if (Psn.diff(r.psn, newestEnd.get(f)) <= 0) {
                             it.remove();
@@ -599,11 +618,9 @@ final class RandomTruth {
                 if (f == null) {
                     continue;
                 }
-                for (Msg m : f.messages) {
-                    MsgView mv = messages.get(m);
-                    if (mv == null || mv.requests.isEmpty()) {
-                        continue;
-                    }
+                for (Map.Entry<Msg, MsgView> shown : asShown(f).entrySet()) {
+                    Msg m = shown.getKey();
+                    MsgView mv = shown.getValue();
                     Truth.Message tm = message(p, f, m, mv, ids.get(p), captureEnd);
                     order.add(new int[]{tm.frames().get(0), tm.firstPsn(), out.size()});
                     out.add(tm);
@@ -630,6 +647,88 @@ final class RandomTruth {
         return new Truth(scenario, description, seed, capture, format, frameCount, conversations, sortedMessages, os, fs);
     }
 
+    /**
+     * The messages of {@code f} the capture shows, in PSN order, as the capture can tell them apart. A
+     * SEND (or WRITE) whose LAST the capture never holds, followed by one whose FIRST it never holds, with
+     * only never-captured PSNs between, reads as one message or as several: the PSNs between could be
+     * MIDDLEs, or a LAST and a FIRST (R2.2 allows both), and nothing in the capture says which *(choice:
+     * one message, the reading that needs no boundary the capture never showed)*. A WRITE whose FIRST
+     * was captured is not read so: its DMA length, at the path MTU its FIRST's payload gives (R2.3), says
+     * where it ends.
+     */
+    private Map<Msg, MsgView> asShown(Flow f) {
+        Map<Msg, MsgView> out = new LinkedHashMap<>();
+        Msg previous = null;
+        for (Msg m : f.messages) {
+            MsgView mv = messages.get(m);
+            if (mv == null || mv.requests.isEmpty()) {
+                continue;
+            }
+            MsgView before = previous == null ? null : out.get(previous);
+            if (before != null && oneAsShown(previous, before, m, mv)) {
+                Msg joined = new Msg(f, m.kind, previous.first, Psn.diff(m.last(), previous.first) + 1,
+                        previous.bytes + m.bytes);
+                joined.immediate = m.immediate;
+                joined.invalidate = m.invalidate;
+                out.remove(previous);
+                out.put(joined, joinViews(before, mv));
+                previous = joined;
+                continue;
+            }
+            out.put(m, mv);
+            previous = m;
+        }
+        return out;
+    }
+
+    private static boolean oneAsShown(Msg a, MsgView av, Msg b, MsgView bv) {
+        if (a.readLike() || b.readLike() || a.kind.startsWith("SEND") != b.kind.startsWith("SEND")) {
+            return false;
+        }
+        boolean lastShown = av.finalSeen;
+        boolean firstShown = bv.minPsn == b.first;
+        boolean writeLengthShown = !a.kind.startsWith("SEND") && av.minPsn == a.first;
+        return !lastShown && !firstShown && !writeLengthShown;
+    }
+
+    private static MsgView joinViews(MsgView a, MsgView b) {
+        MsgView j = new MsgView();
+        j.requests.addAll(a.requests);
+        j.requests.addAll(b.requests);
+        j.firstRequest = a.firstRequest.causal <= b.firstRequest.causal ? a.firstRequest : b.firstRequest;
+        j.lastTransmission = a.lastTransmission == null ? b.lastTransmission
+                : b.lastTransmission == null || a.lastTransmission.causal > b.lastTransmission.causal
+                ? a.lastTransmission : b.lastTransmission;
+        j.minPsn = a.minPsn;
+        j.maxPsn = b.maxPsn;
+        j.payloadByPsn.putAll(a.payloadByPsn);
+        j.payloadByPsn.putAll(b.payloadByPsn);
+        j.finalSeen = b.finalSeen;
+        j.responses.addAll(a.responses);
+        j.responses.addAll(b.responses);
+        return j;
+    }
+
+    /**
+     * Whether the capture shows where READ {@code m} ends: a response to it, a later request of its
+     * requester (whose PSN bounds it, R1.3), or the path MTU of its connection, which with its DMA length
+     * gives its span — shown by a CM REQ or by a FIRST or MIDDLE packet either way (R2.3: those carry
+     * exactly the path MTU). Without any, its span is unknowable *(choice: it is its first PSN)*.
+     */
+    private boolean spanShown(Flow f, Msg m, MsgView mv) {
+        if (!mv.responses.isEmpty()) {
+            return true;
+        }
+        boolean after = false;
+        for (Msg later : f.messages) {
+            if (after && messages.get(later) != null && !messages.get(later).requests.isEmpty()) {
+                return true;
+            }
+            after |= later == m;
+        }
+        return pathMtuShown.contains(f.pair);
+    }
+
     private Truth.Message message(Pair p, Flow f, Msg m, MsgView mv, String conversation, long captureEnd) {
         List<Integer> frames = new ArrayList<>();
         long firstTime = Long.MAX_VALUE;
@@ -653,7 +752,7 @@ final class RandomTruth {
             immediate = null;
             invalidate = null;
         }
-        int lastPsn = m.isRead() ? m.last() : m.readLike() ? m.first : mv.maxPsn;
+        int lastPsn = m.isRead() ? (spanShown(f, m, mv) ? m.last() : m.first) : m.readLike() ? m.first : mv.maxPsn;
         List<Integer> responseFrames = new ArrayList<>();
         long bytes;
         Map<Integer, Integer> readBytes = new HashMap<>();
