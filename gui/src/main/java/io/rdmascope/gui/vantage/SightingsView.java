@@ -35,6 +35,7 @@ public final class SightingsView extends TableView<SightingsViewModel.Row> {
         getColumns().add(column("Time (first point's clock)", SightingsViewModel.Row::correctedTime));
         getColumns().add(column("After first", SightingsViewModel.Row::afterFirst));
         setPrefHeight(130); // a header and a few points' rows: the detail tree keeps the rest
+        setMinHeight(USE_PREF_SIZE); // the tree below grows; this table must not be squeezed to one row
         visibleProperty().bind(vm.active());
         managedProperty().bind(vm.active());
     }
