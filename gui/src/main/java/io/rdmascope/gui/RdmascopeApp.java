@@ -13,7 +13,6 @@ import javafx.stage.Stage;
 
 import io.rdmascope.gui.model.VantageCapture;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 
 /**

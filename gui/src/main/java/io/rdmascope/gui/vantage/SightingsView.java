@@ -19,7 +19,7 @@ public final class SightingsView extends TableView<SightingsViewModel.Row> {
         setItems(vm.rows());
         setPlaceholder(new Label("Select a packet to see it at every vantage point"));
         setColumnResizePolicy(CONSTRAINED_RESIZE_POLICY);
-        TableColumn<SightingsViewModel.Row, String> point = column("Vantage point", SightingsViewModel.Row::point);
+        TableColumn<SightingsViewModel.Row, String> point = column("Vantage point", 110, SightingsViewModel.Row::point);
         point.setCellFactory(c -> new TableCell<>() {
             @Override
             protected void updateItem(String item, boolean empty) {
@@ -31,18 +31,20 @@ public final class SightingsView extends TableView<SightingsViewModel.Row> {
             }
         });
         getColumns().add(point);
-        getColumns().add(column("Frame", r -> Integer.toString(r.frame())));
-        getColumns().add(column("Time (first point's clock)", SightingsViewModel.Row::correctedTime));
-        getColumns().add(column("After first", SightingsViewModel.Row::afterFirst));
+        getColumns().add(column("Frame", 60, r -> Integer.toString(r.frame())));
+        getColumns().add(column("Time (first point's clock)", 200, SightingsViewModel.Row::correctedTime));
+        getColumns().add(column("After first", 100, SightingsViewModel.Row::afterFirst));
         setPrefHeight(130); // a header and a few points' rows: the detail tree keeps the rest
         setMinHeight(USE_PREF_SIZE); // the tree below grows; this table must not be squeezed to one row
         visibleProperty().bind(vm.active());
         managedProperty().bind(vm.active());
     }
 
-    private static TableColumn<SightingsViewModel.Row, String> column(String title,
+    /** A column at least {@code minWidth} wide: its title and its widest text fit, shown or hidden. */
+    private static TableColumn<SightingsViewModel.Row, String> column(String title, double minWidth,
                                                                       Function<SightingsViewModel.Row, String> text) {
         TableColumn<SightingsViewModel.Row, String> c = new TableColumn<>(title);
+        c.setMinWidth(minWidth);
         c.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(text.apply(f.getValue())));
         return c;
     }

@@ -66,6 +66,11 @@ class VantageUiTest {
         List<String> points = robot.lookup("#sightings .table-cell").queryAllAs(TableCell.class).stream()
                 .map(TableCell::getText).filter(t -> t != null && t.matches("requester|switch|responder")).toList();
         assertEquals(List.of("requester", "switch", "responder"), points);
+        for (javafx.scene.Node bar : sightings.lookupAll(".scroll-bar")) {
+            if (bar instanceof javafx.scene.control.ScrollBar s && s.getOrientation() == javafx.geometry.Orientation.HORIZONTAL) {
+                assertFalse(s.isVisible(), "the sightings table scrolls sideways");
+            }
+        }
 
         driver.open(robot, Samples.scenario("rc_loss_nak"));
         assertFalse(columnIds(table).contains("column-vantage"), columnIds(table).toString());
