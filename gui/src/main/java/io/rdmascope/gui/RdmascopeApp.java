@@ -11,8 +11,8 @@ import javafx.scene.Scene;
 import javafx.stage.Screen;
 import javafx.stage.Stage;
 
+import io.rdmascope.gui.model.VantageCapture;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -34,15 +34,19 @@ public final class RdmascopeApp {
 
     public static void main(String[] args) {
         if (args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"))) {
-            System.out.println("usage: rdmascope gui [FILE]   (pcap, pcapng or ERF, any of them gzip-compressed)");
+            System.out.println("usage: rdmascope gui [[NAME=]FILE ...]   (pcap, pcapng or ERF, any of them gzip-compressed;"
+                    + " several files are vantage points of the same traffic, correlated into one list)");
             return;
         }
-        if (args.length > 1) {
-            System.err.println("rdmascope: gui takes at most one capture file");
-            System.exit(2);
-        }
-        if (args.length == 1 && !Files.isReadable(Path.of(args[0]))) {
-            System.err.println("rdmascope: cannot read " + args[0]);
+        try {
+            for (VantageCapture.Input in : VantageCapture.parse(List.of(args))) {
+                if (!Files.isReadable(in.file())) {
+                    System.err.println("rdmascope: cannot read " + in.file());
+                    System.exit(2);
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("rdmascope: " + e.getMessage());
             System.exit(2);
         }
         String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
@@ -91,7 +95,7 @@ public final class RdmascopeApp {
             stage.show();
             List<String> args = getParameters().getUnnamed();
             if (!args.isEmpty()) {
-                vm.open(Path.of(args.get(0)));
+                vm.open(args);
             }
         }
     }

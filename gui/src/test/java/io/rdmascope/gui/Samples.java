@@ -34,6 +34,15 @@ public final class Samples {
         }
     }
 
+    /**
+     * A committed multi-vantage case's captures as {@code NAME=FILE} arguments in the order the case's
+     * correlate output names them, e.g. {@code vantage("vantage_rc", "requester", "switch", "responder")}.
+     */
+    public static java.util.List<String> vantage(String caseName, String... points) {
+        Path dir = root().resolve("sample-pcaps/cases").resolve(caseName);
+        return java.util.Arrays.stream(points).map(p -> p + "=" + dir.resolve(p + ".pcapng")).toList();
+    }
+
     /** The bundled mixed RoCEv2 capture. */
     public static Path mixed() {
         return root().resolve("sample-pcaps/captures/roce_v2_mixed.pcapng");

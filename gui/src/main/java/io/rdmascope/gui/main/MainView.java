@@ -4,6 +4,7 @@ import io.rdmascope.gui.charts.ChartsView;
 import io.rdmascope.gui.coloring.ColoringRulesView;
 import io.rdmascope.gui.conversations.ConversationsView;
 import io.rdmascope.gui.details.HexView;
+import io.rdmascope.gui.vantage.SightingsView;
 import io.rdmascope.gui.details.PacketTreeView;
 import io.rdmascope.gui.diagnosis.DiagnosisView;
 import io.rdmascope.gui.filter.FilterBarView;
@@ -103,7 +104,10 @@ public final class MainView extends BorderPane {
         // the Go to Packet bar sits right under the list, as in Wireshark
         BorderPane listWithGoTo = new BorderPane(packetList);
         listWithGoTo.setBottom(goToBar);
-        SplitPane threePanes = new SplitPane(listWithGoTo, tree, hex);
+        // the selected packet at the other vantage points sits over its detail tree (several captures only)
+        VBox sightingsAndTree = new VBox(new SightingsView(vm.sightings()), tree);
+        VBox.setVgrow(tree, javafx.scene.layout.Priority.ALWAYS);
+        SplitPane threePanes = new SplitPane(listWithGoTo, sightingsAndTree, hex);
         threePanes.setOrientation(Orientation.VERTICAL);
         threePanes.setDividerPositions(0.5, 0.8);
 
@@ -164,7 +168,7 @@ public final class MainView extends BorderPane {
             List<File> files = e.getDragboard().getFiles();
             boolean ok = files != null && !files.isEmpty();
             if (ok) {
-                vm.open(files.get(0).toPath());
+                vm.open(files.stream().map(File::getPath).toList()); // several: vantage points
             }
             e.setDropCompleted(ok);
             e.consume();
@@ -545,9 +549,10 @@ public final class MainView extends BorderPane {
                 new FileChooser.ExtensionFilter("Captures (pcap, pcapng, ERF, gzip)", "*.pcap", "*.pcapng", "*.cap",
                         "*.erf", "*.gz", "*.pcap.gz", "*.pcapng.gz"),
                 new FileChooser.ExtensionFilter("All files", "*"));
-        File f = c.showOpenDialog(window());
-        if (f != null) {
-            vm.open(f.toPath());
+        // several files chosen at once are vantage points of the same traffic, as on the command line
+        List<File> chosen = c.showOpenMultipleDialog(window());
+        if (chosen != null && !chosen.isEmpty()) {
+            vm.open(chosen.stream().map(File::getPath).toList());
         }
     }
 

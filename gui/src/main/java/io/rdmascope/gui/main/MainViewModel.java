@@ -18,6 +18,8 @@ import io.rdmascope.replay.AnalysisFields;
 import io.rdmascope.gui.model.AnalysisRunner;
 import io.rdmascope.gui.model.CaptureAnalysis;
 import io.rdmascope.gui.model.CaptureLoader;
+import io.rdmascope.gui.model.VantageCapture;
+import io.rdmascope.gui.vantage.SightingsViewModel;
 import io.rdmascope.gui.model.DisplayFilterCompiler;
 import io.rdmascope.gui.model.FilterCompiler;
 import io.rdmascope.gui.model.FrameIndex;
@@ -105,6 +107,7 @@ public final class MainViewModel {
     private final ChartsViewModel charts;
     private final ColoringRulesViewModel coloring;
     private final FindViewModel find;
+    private final SightingsViewModel sightings;
 
     private final ReadOnlyObjectWrapper<Path> file = new ReadOnlyObjectWrapper<>(this, "file");
     private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper(this, "title", "rdmascope");
@@ -154,6 +157,7 @@ public final class MainViewModel {
         coloring.apply();
         this.live = new LiveCaptureViewModel(exec, liveCaptures, this);
         this.find = new FindViewModel(exec, compiler, packetList);
+        this.sightings = new SightingsViewModel(selection);
         restorePreferences();
         recentFiles.setAll(settings.list(RECENT_KEY));
         packetList.rows().addListener((javafx.collections.ListChangeListener<Integer>) c -> updateStatus());
@@ -167,6 +171,11 @@ public final class MainViewModel {
 
     public PacketListViewModel packetList() {
         return packetList;
+    }
+
+    /** The selected packet at every vantage point (several captures open). */
+    public SightingsViewModel sightings() {
+        return sightings;
     }
 
     public PacketDetailsViewModel details() {
@@ -311,6 +320,74 @@ public final class MainViewModel {
     }
 
     /**
+     * Opens what the command line or the open dialog names: one capture as {@link #open(Path)} does, several
+     * ({@code FILE} or {@code NAME=FILE} each) as vantage points of the same traffic, their union listed and
+     * replayed once ({@link VantageCapture}). A bad argument leaves the current capture shown, with the error.
+     */
+    public void open(List<String> arguments) {
+        List<VantageCapture.Input> inputs;
+        try {
+            inputs = VantageCapture.parse(arguments);
+        } catch (IllegalArgumentException e) {
+            error.set(e.getMessage());
+            return;
+        }
+        if (inputs.size() == 1) {
+            open(inputs.get(0).file());
+            return;
+        }
+        if (inputs.isEmpty()) {
+            return;
+        }
+        for (VantageCapture.Input in : inputs) {
+            if (!Files.isReadable(in.file())) {
+                error.set("Cannot read " + in.file());
+                return;
+            }
+        }
+        String label = String.join(" + ", inputs.stream().map(VantageCapture.Input::name).toList());
+        FrameIndex newIndex = begin(null, "rdmascope — " + label);
+        status.set("Correlating " + label + "…");
+        progress.set(-1);
+        Job load = loadJob;
+        Job replay = replayJob;
+        exec.background().execute(() -> loadUnion(inputs, label, newIndex, load, replay));
+        exec.background().execute(() -> replay(newIndex, replay));
+    }
+
+    private void loadUnion(List<VantageCapture.Input> inputs, String label, FrameIndex target, Job job, Job replay) {
+        try {
+            VantageCapture union = VantageCapture.load(inputs, chain, target, job, (frames, fraction) -> { });
+            exec.ui().execute(() -> {
+                if (target != index) {
+                    return;
+                }
+                indexNanos = System.nanoTime() - openedAt;
+                firstRowsNanos = indexNanos; // the union lists nothing before both passes are done
+                loading.set(false);
+                progress.set(1);
+                if (union == null) {
+                    loadNote = "loading cancelled";
+                } else {
+                    packetList.useVantage(union);
+                    sightings.use(union, selection.current().get());
+                    loadNote = union.names().size() + " vantage points";
+                    if (union.failure() != null) {
+                        error.set(union.failure().getMessage());
+                    } else if (!union.notes().isEmpty()) {
+                        error.set(String.join("; ", union.notes()));
+                    }
+                }
+                packetList.loadingFinished(target.count());
+                timings.set(new Timings(firstRowsNanos, indexNanos, 0, target.count()));
+                updateStatus();
+            });
+        } catch (IOException | RuntimeException e) {
+            openFailed(target, replay, e, String.valueOf(label));
+        }
+    }
+
+    /**
      * Shows a live capture: frames are indexed as they arrive, the list grows, the replay follows
      * them; {@link #cancelLoading()} (the Stop button) stops the capture, after which the RDMA views
      * fill. The session is started here and closed when it ends.
@@ -343,6 +420,7 @@ public final class MainViewModel {
         analysisFields.use(null);
         selection.select(0);
         packetList.open(newIndex, chain);
+        sightings.use(null, 0);
         details.open(newIndex, chain);
         ladder.open(newIndex, chain);
         showAnalysis(null);
@@ -452,18 +530,23 @@ public final class MainViewModel {
                 updateStatus();
             });
         } catch (IOException | RuntimeException e) {
-            replay.cancel();
-            exec.ui().execute(() -> {
-                if (target != index) {
-                    return;
-                }
-                loading.set(false);
-                replaying.set(false);
-                progress.set(0);
-                error.set(e.getMessage() == null ? e.toString() : e.getMessage());
-                status.set("Could not open " + path.getFileName());
-            });
+            openFailed(target, replay, e, String.valueOf(path.getFileName()));
         }
+    }
+
+    /** Opening {@code what} failed: stop its replay and say why; the panes stay empty. */
+    private void openFailed(FrameIndex target, Job replay, Exception e, String what) {
+        replay.cancel();
+        exec.ui().execute(() -> {
+            if (target != index) {
+                return;
+            }
+            loading.set(false);
+            replaying.set(false);
+            progress.set(0);
+            error.set(e.getMessage() == null ? e.toString() : e.getMessage());
+            status.set("Could not open " + what);
+        });
     }
 
     private void replay(FrameIndex target, Job job) {

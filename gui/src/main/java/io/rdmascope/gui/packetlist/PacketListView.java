@@ -38,6 +38,7 @@ public final class PacketListView extends BorderPane {
     private final TableView<Integer> table = new TableView<>();
     private final FlowPane legend = new FlowPane(6, 4);
     private final Map<Column, TableColumn<Integer, String>> builtIn = new EnumMap<>(Column.class);
+    private final TableColumn<Integer, String> vantageColumn = vantageColumn();
     private boolean syncing;
     private boolean syncingColumns;
     private Runnable onLegendClicked = () -> { };
@@ -58,6 +59,11 @@ public final class PacketListView extends BorderPane {
         }
         rebuildColumns();
         vm.extraColumns().addListener((ListChangeListener<ExtraColumn>) c -> rebuildColumns());
+        vm.vantage().addListener((o, was, now) -> {
+            if ((was == null) != (now == null)) {
+                rebuildColumns();
+            }
+        });
         vm.columns().addListener((ListChangeListener<ColumnSpec>) c -> {
             if (!syncingColumns) {
                 rebuildColumns();
@@ -224,6 +230,9 @@ public final class PacketListView extends BorderPane {
         if (col.getUserData() instanceof Column c) {
             return c.name();
         }
+        if (col.getUserData() instanceof String key) {
+            return key; // the Vantage column: no arranged column has its key, reordering passes it by
+        }
         return PacketListViewModel.FIELD_KEY + ((ExtraColumn) col.getUserData()).field();
     }
 
@@ -254,6 +263,11 @@ public final class PacketListView extends BorderPane {
             col.setPrefWidth(spec.width());
             cols.add(col);
         }
+        if (vm.vantage().get() != null) {
+            // after No. when that is shown first, else first: which points saw a frame reads with its number
+            boolean numberFirst = !cols.isEmpty() && cols.get(0).getUserData() == Column.NUMBER;
+            cols.add(numberFirst ? 1 : 0, vantageColumn);
+        }
         syncing = true;
         syncingColumns = true;
         try {
@@ -263,6 +277,31 @@ public final class PacketListView extends BorderPane {
             syncing = false;
             syncingColumns = false;
         }
+    }
+
+    /**
+     * The Vantage column, shown while several vantage points' captures are open: every point's frame of the
+     * row's packet, its cell in the colour of the point that saw it first (the row keeps its rule's colours).
+     */
+    private TableColumn<Integer, String> vantageColumn() {
+        TableColumn<Integer, String> col = new TableColumn<>("Vantage");
+        col.setId("column-vantage");
+        col.setUserData("VANTAGE");
+        col.setSortable(false);
+        col.setPrefWidth(190);
+        col.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(vm.vantageText(f.getValue())));
+        col.setCellFactory(t -> new TableCell<>() {
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty ? null : item);
+                Integer frame = empty || getTableRow() == null ? null : getTableRow().getItem();
+                String background = frame == null ? null : vm.vantageBackground(frame);
+                setStyle(background == null ? "" : "-fx-background-color: " + background + "; -fx-text-fill: "
+                        + io.rdmascope.gui.vantage.VantagePalette.TEXT + ";");
+            }
+        });
+        return col;
     }
 
     private TableColumn<Integer, String> fieldColumn(ExtraColumn e, int at) {

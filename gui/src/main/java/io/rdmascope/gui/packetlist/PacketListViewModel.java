@@ -12,6 +12,8 @@ import io.rdmascope.gui.model.FrameSelection;
 import io.rdmascope.gui.model.PacketRow;
 import io.rdmascope.gui.model.RowTexts;
 import io.rdmascope.gui.model.TimeFormat;
+import io.rdmascope.gui.model.VantageCapture;
+import io.rdmascope.gui.vantage.VantagePalette;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import io.rdmascope.gui.util.AppExecutors;
@@ -140,6 +142,7 @@ public final class PacketListViewModel {
     private final ReadOnlyObjectWrapper<FrameFilter> appliedFilter =
             new ReadOnlyObjectWrapper<>(this, "appliedFilter", FrameFilter.all());
     private final ReadOnlyObjectWrapper<SortKey> sortKey = new ReadOnlyObjectWrapper<>(this, "sortKey");
+    private final ReadOnlyObjectWrapper<VantageCapture> vantage = new ReadOnlyObjectWrapper<>(this, "vantage");
 
     private FrameIndex index;
     private DissectorChain chain = DissectorChain.standard();
@@ -228,6 +231,7 @@ public final class PacketListViewModel {
         this.inverse = null;
         this.sortedOrFiltered = false;
         this.filteredInCaptureOrder = null;
+        vantage.set(null);
         timeReferences.clear();
         marked.clear();
         markedCount.set(0);
@@ -564,6 +568,39 @@ public final class PacketListViewModel {
         }
         texts = new RowTexts(new FrameDecoder(index, chain), this::timeText, fields, coloring);
         textRevision.set(textRevision.get() + 1);
+    }
+
+    // ---- vantage points -------------------------------------------------------------------------------
+
+    /**
+     * The union of several vantage points' captures now listed, or null for one capture: while it is set
+     * the list shows a Vantage column (after No.), not one of the arranged columns, so it never enters the
+     * saved column preferences.
+     */
+    public ReadOnlyObjectProperty<VantageCapture> vantage() {
+        return vantage.getReadOnlyProperty();
+    }
+
+    /** The listed capture is the union {@code union} (null: one capture). */
+    public void useVantage(VantageCapture union) {
+        vantage.set(union);
+        textRevision.set(textRevision.get() + 1);
+    }
+
+    /** The Vantage column's text of frame {@code number}: every point's frame, "host:12=switch:10" as the CLI's. */
+    public String vantageText(int number) {
+        VantageCapture v = vantage.get();
+        return v == null ? "" : v.text(number);
+    }
+
+    /**
+     * The Vantage cell's background: the colour of the point that saw the frame first on the first point's
+     * clock. Only the cell is painted: the row keeps its colouring rule's (or the selection's, or the mark's)
+     * colours, so the colouring rules win the row and the vantage colour is always visible beside them.
+     */
+    public String vantageBackground(int number) {
+        VantageCapture v = vantage.get();
+        return v == null ? null : VantagePalette.background(v.firstPoint(number));
     }
 
     // ---- column preferences ---------------------------------------------------------------------------

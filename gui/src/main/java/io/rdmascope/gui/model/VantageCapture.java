@@ -1,0 +1,215 @@
+package io.rdmascope.gui.model;
+
+import io.rdmascope.capture.CaptureFiles;
+import io.rdmascope.capture.PacketSource;
+import io.rdmascope.dissect.DissectorChain;
+import io.rdmascope.frame.Frame;
+import io.rdmascope.replay.VantageUnion;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Several captures opened at once as vantage points of the same traffic (issue 20, item 6): their union
+ * ({@link VantageUnion}) is what the packet list shows and the replay reads, each union frame remembering
+ * the points and frames that saw it. The union's frames are appended to a {@link FrameIndex} like a
+ * file's, so every pane works on the union as on one capture.
+ *
+ * <p>Unlike one file, nothing can be listed before the first pass has read every capture: the union's
+ * order needs the clock offsets, which need every point's packets.
+ */
+public final class VantageCapture {
+    /** One input: a vantage point's name and its capture. */
+    public record Input(String name, Path file) {
+    }
+
+    /**
+     * One point's sighting of a union frame: the point (its name and place in the order given), its own
+     * frame number, and that frame's time on the first point's clock.
+     */
+    public record Sighting(String point, int pointIndex, int frame, long correctedNanos) {
+        /** "NAME:frame", as the command line names a frame of a vantage point. */
+        public String text() {
+            return point + ":" + frame;
+        }
+    }
+
+    private final VantageUnion union;
+    /** Per point, per own frame (index frame − 1): the frame's own time, recorded in the first pass. */
+    private final long[][] ownTimes;
+
+    private VantageCapture(VantageUnion union, long[][] ownTimes) {
+        this.union = union;
+        this.ownTimes = ownTimes;
+    }
+
+    /**
+     * {@code NAME=FILE} or {@code FILE} (named by the file without its capture extensions), as the command
+     * line's replay verbs take them; a path that exists as given is a file even when it holds '='. (The same
+     * rule as the CLI's {@code Vantage.parse}: the GUI does not depend on the CLI module, and the rule's
+     * shared home, the replay engine, was outside this change.)
+     *
+     * @throws IllegalArgumentException naming the problem: two points of one name, too many points
+     */
+    public static List<Input> parse(List<String> arguments) {
+        if (arguments.size() > VantageUnion.MAX_POINTS) {
+            throw new IllegalArgumentException("at most " + VantageUnion.MAX_POINTS + " vantage points in one union");
+        }
+        List<Input> out = new ArrayList<>();
+        Set<String> names = new LinkedHashSet<>();
+        for (String a : arguments) {
+            int eq = a.indexOf('=');
+            boolean named = eq > 0 && !Files.exists(Path.of(a));
+            Path file = Path.of(named ? a.substring(eq + 1) : a);
+            String name = named ? a.substring(0, eq) : nameOf(file);
+            if (!names.add(name)) {
+                throw new IllegalArgumentException("two vantage points named '" + name + "': name them with NAME=FILE");
+            }
+            out.add(new Input(name, file));
+        }
+        return out;
+    }
+
+    /** A vantage point's default name: the file's name without its capture extensions (as the CLI's). */
+    public static String nameOf(Path file) {
+        String n = file.getFileName() == null ? file.toString() : file.getFileName().toString();
+        return n.replaceFirst("(\\.(pcapng|pcap|erf|cap))?(\\.gz)?$", "");
+    }
+
+    /**
+     * Indexes the union of {@code inputs} and appends its frames to {@code index} (numbered 1, 2, … in
+     * corrected-time order), then marks the index complete. Returns null when cancelled. A capture that
+     * cannot be opened throws; damage further in keeps the frames before it ({@link #failure()}).
+     */
+    public static VantageCapture load(List<Input> inputs, DissectorChain chain, FrameIndex index,
+                                      BooleanSupplier cancelled, CaptureLoader.Progress progress) throws IOException {
+        long[][] ownTimes = new long[inputs.size()][];
+        List<VantageUnion.Point> points = new ArrayList<>();
+        try {
+            for (int p = 0; p < inputs.size(); p++) {
+                Path file = inputs.get(p).file();
+                int point = p;
+                // The first pass's reading also records each frame's own time: the union keeps it privately,
+                // the linked sightings need it.
+                points.add(new VantageUnion.Point(inputs.get(p).name(),
+                        () -> frames(CaptureFiles.open(file), ownTimes, point)));
+            }
+            VantageUnion union = VantageUnion.index(points, chain, d -> true, -1);
+            try (VantageUnion.FrameSource frames = union.frames()) {
+                Frame f;
+                while ((f = frames.next()) != null) {
+                    index.append(f);
+                    if ((index.count() & 255) == 0) {
+                        if (cancelled.getAsBoolean()) {
+                            return null;
+                        }
+                        progress.update(index.count(), -1);
+                    }
+                }
+            }
+            try (PacketSource first = CaptureFiles.open(inputs.get(0).file())) {
+                first.next(); // a pcapng reader knows its interface's time resolution once a frame is read
+                index.setInfo(CaptureInfo.of(first));
+            }
+            progress.update(index.count(), 1.0);
+            return new VantageCapture(union, ownTimes);
+        } finally {
+            index.markComplete();
+        }
+    }
+
+    /** A point's capture read as the union reads it; the first opening records each frame's own time. */
+    private static VantageUnion.FrameSource frames(PacketSource source, long[][] ownTimes, int point) {
+        boolean record = ownTimes[point] == null;
+        if (record) {
+            ownTimes[point] = new long[1024];
+        }
+        return new VantageUnion.FrameSource() {
+            private int read;
+
+            @Override
+            public Frame next() throws IOException {
+                Frame f = source.next();
+                if (f != null && record) {
+                    if (read == ownTimes[point].length) {
+                        ownTimes[point] = Arrays.copyOf(ownTimes[point], read * 2);
+                    }
+                    ownTimes[point][read++] = f.timeNanos();
+                }
+                return f;
+            }
+
+            @Override
+            public void close() {
+                source.close();
+            }
+        };
+    }
+
+    /** The points' names, in the order given. */
+    public List<String> names() {
+        return union.names();
+    }
+
+    /** Each point's clock minus the first point's, as the union applied it (0 for the first and unknown ones). */
+    public List<Long> offsetsToFirst() {
+        return union.offsetsToFirst();
+    }
+
+    /** What the union could not do as asked (offsets it could not know). */
+    public List<String> notes() {
+        return union.notes();
+    }
+
+    /** The first damage met in a capture, or null. */
+    public IOException failure() {
+        return union.failure();
+    }
+
+    /**
+     * The points and frames that saw union frame {@code u}, in the order the points were named. The time
+     * is the point's own minus its offset to the first point (the offset's constant: with drift the union
+     * orders by the offset's line, which can differ from this by the drift over the capture).
+     */
+    public List<Sighting> sightings(int u) {
+        List<Sighting> out = new ArrayList<>(2);
+        List<String> names = union.names();
+        List<Long> offsets = union.offsetsToFirst();
+        for (VantageUnion.Sighting s : union.sightings(u)) {
+            int p = names.indexOf(s.point());
+            int frame = (int) s.frame();
+            out.add(new Sighting(s.point(), p, frame, ownTimes[p][frame - 1] - offsets.get(p)));
+        }
+        return out;
+    }
+
+    /** Union frame {@code u} as the command line's text tells it: every point's frame, "host:12=switch:10". */
+    public String text(int u) {
+        return String.join("=", sightings(u).stream().map(Sighting::text).toList());
+    }
+
+    /** The point that saw union frame {@code u} earliest on the first point's clock (its colour), or -1. */
+    public int firstPoint(int u) {
+        int first = -1;
+        long earliest = Long.MAX_VALUE;
+        for (Sighting s : sightings(u)) {
+            if (s.correctedNanos() < earliest) {
+                earliest = s.correctedNanos();
+                first = s.pointIndex();
+            }
+        }
+        return first;
+    }
+
+    /** What the window and status call the union: its points' names joined by " + ", as the CLI's label. */
+    public String label() {
+        return String.join(" + ", union.names());
+    }
+}
