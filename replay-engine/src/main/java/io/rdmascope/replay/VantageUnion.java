@@ -275,8 +275,8 @@ public final class VantageUnion {
         return toNs - o.at(guess);
     }
 
-    /** Point {@code p}'s timestamp {@code ns} on the first point's clock. */
-    private long onFirstClock(int p, long ns) {
+    /** Point {@code p}'s timestamp {@code ns} on the first point's clock, the offset's line applied at that moment. */
+    public long onFirstClock(int p, long ns) {
         return toFirstClock[p].applyAsLong(ns);
     }
 

@@ -175,17 +175,16 @@ public final class VantageCapture {
 
     /**
      * The points and frames that saw union frame {@code u}, in the order the points were named. The time
-     * is the point's own minus its offset to the first point (the offset's constant: with drift the union
-     * orders by the offset's line, which can differ from this by the drift over the capture).
+     * is the point's own on the first point's clock, as the union orders it (with drift, the offset's line
+     * at that moment, not its constant).
      */
     public List<Sighting> sightings(int u) {
         List<Sighting> out = new ArrayList<>(2);
         List<String> names = union.names();
-        List<Long> offsets = union.offsetsToFirst();
         for (VantageUnion.Sighting s : union.sightings(u)) {
             int p = names.indexOf(s.point());
             int frame = (int) s.frame();
-            out.add(new Sighting(s.point(), p, frame, ownTimes[p][frame - 1] - offsets.get(p)));
+            out.add(new Sighting(s.point(), p, frame, union.onFirstClock(p, ownTimes[p][frame - 1])));
         }
         return out;
     }
