@@ -10,6 +10,7 @@ import io.rdmascope.proto.ip.IpModule;
 import io.rdmascope.proto.iwarp.IwarpModule;
 import io.rdmascope.proto.mad.MadModule;
 import io.rdmascope.proto.nvmeof.NvmeOfModule;
+import io.rdmascope.proto.rpcrdma.RpcRdmaModule;
 
 import java.util.List;
 import java.util.function.Function;
@@ -33,6 +34,7 @@ public final class Protocols {
             new MadModule(),
             new IwarpModule(),
             new NvmeOfModule(),
+            new RpcRdmaModule(),
             new DataModule());
 
     private Protocols() {
