@@ -1,0 +1,183 @@
+package io.rdmascope.proto.rpcrdma;
+
+import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.DissectorChain;
+import io.rdmascope.dissect.RdmaContext;
+import io.rdmascope.dissect.stream.StreamState;
+import io.rdmascope.field.HeaderType;
+import io.rdmascope.proto.data.Data;
+import io.rdmascope.proto.mad.Cm;
+
+/**
+ * Finds RPC-over-RDMA version 1 and decodes it. Two conditions, both required, because Wireshark's
+ * heuristic (a version word of 1 and a procedure below 5) takes ordinary perftest SENDs for it:
+ * the queue pair's connection was captured (a ConnectRequest whose RDMA-CM service ID names TCP
+ * port 20049, the IANA port of NFS/RDMA (RFC 5666 §10), and the ConnectReply that answers it), and the SEND
+ * starts with a well-formed transport header (RFC 8166 §4.2: version 1, credits that fit 16 bits, a
+ * procedure 0-4, chunk lists that parse inside the payload) followed, for RDMA_MSG and RDMA_MSGP, by
+ * an RPC message with the same XID (RFC 8166 §4.2.1: "the XID ... is the same as the RPC message's").
+ */
+final class RpcRdmaDissector {
+    private static final int PORT_SPACE_TCP = 0x06;
+    /** CM message offsets (IBTA 12.6.5, 12.6.8). */
+    private static final int REQ_LOCAL_COMM_ID = 0;
+    private static final int REQ_SERVICE_ID_PORT_SPACE = 13;
+    private static final int REQ_SERVICE_ID_PORT = 14;
+    private static final int REQ_LOCAL_QPN = 32;
+    private static final int REP_REMOTE_COMM_ID = 4;
+    private static final int REP_LOCAL_QPN = 12;
+    /** RC SEND opcodes that start a message (IBTA table 38): First, Only, Only with Immediate or Invalidate. */
+    private static final int SEND_FIRST = 0x00;
+    private static final int SEND_ONLY = 0x04;
+    private static final int SEND_ONLY_WITH_IMMEDIATE = 0x05;
+    private static final int SEND_ONLY_WITH_INVALIDATE = 0x17;
+    /** Credits are a 32-bit word, but no implementation grants more than a 16-bit count (Linux: 128). */
+    private static final long MAX_CREDITS = 0xFFFF;
+    /** opaque_auth's body is at most 400 bytes (RFC 5531 §8.2). */
+    private static final int MAX_AUTH = 400;
+
+    private RpcRdmaDissector() {
+    }
+
+    /** CM: a REQ for port 20049 starts a pending connection; the REP that answers it makes it one. */
+    static void cm(DissectorChain chain, Dissection d, int cmLayer) {
+        HeaderType message = d.layerType(cmLayer);
+        int at = d.layerStart(cmLayer);
+        if (message == Cm.REQ) {
+            if (!Cm.isIpCmServiceId(d, at) || d.u8(at + REQ_SERVICE_ID_PORT_SPACE) != PORT_SPACE_TCP
+                    || d.u16(at + REQ_SERVICE_ID_PORT) != RpcRdma.PORT) {
+                return;
+            }
+            RpcRdmaConnections c = connections(d, true);
+            c.beginFrame(d.frame().number());
+            c.request(d.u32(at + REQ_LOCAL_COMM_ID), d.u24(at + REQ_LOCAL_QPN));
+        } else if (message == Cm.REP) {
+            RpcRdmaConnections c = connections(d, false);
+            if (c != null) {
+                c.beginFrame(d.frame().number());
+                c.reply(d.u32(at + REP_REMOTE_COMM_ID), d.u24(at + REP_LOCAL_QPN));
+            }
+        }
+    }
+
+    /** A SEND's payload {@code [offset, end)}: claimed only on a port-20049 connection and a valid header. */
+    static boolean payload(DissectorChain chain, Dissection d, int offset, int end) {
+        RpcRdmaConnections c = connections(d, false);
+        if (c == null || c.isEmpty()) {
+            return false;
+        }
+        RdmaContext r = d.rdma();
+        int opcode = r.opcode;
+        if (opcode != SEND_ONLY && opcode != SEND_FIRST && opcode != SEND_ONLY_WITH_IMMEDIATE
+                && opcode != SEND_ONLY_WITH_INVALIDATE) {
+            return false;
+        }
+        c.beginFrame(d.frame().number());
+        if (!c.carries(d.u24(r.bthStart + 5))) {
+            return false;
+        }
+        int limit = Math.min(end, d.capturedLength());
+        int body = bodyEnd(d, offset, limit);
+        if (body < 0) {
+            return false;
+        }
+        int proc = (int) d.u32(offset + 12);
+        boolean rpc = proc == RpcRdma.RDMA_MSG || proc == RpcRdma.RDMA_MSGP;
+        if (rpc && !rpcFollows(d, d.u32(offset), body, limit)) {
+            return false;
+        }
+        d.add(RpcRdma.HEADER, offset, RpcRdma.HEADER_SIZE);
+        int p = offset + RpcRdma.HEADER_SIZE;
+        if (proc == RpcRdma.RDMA_ERROR) {
+            d.add(RpcRdma.ERROR, p, body - p);
+        } else if (proc != RpcRdma.RDMA_DONE) {
+            if (proc == RpcRdma.RDMA_MSGP) {
+                d.add(RpcRdma.MSGP, p, 8);
+                p += 8;
+            }
+            p = addList(d, p, limit, ChunkLists.Kind.READ, RpcRdma.READ_LIST);
+            p = addList(d, p, limit, ChunkLists.Kind.WRITE, RpcRdma.WRITE_LIST);
+            addList(d, p, limit, ChunkLists.Kind.REPLY, RpcRdma.REPLY_LIST);
+        }
+        if (rpc) {
+            RpcMessages.dissect(d, c, body, end);
+        } else {
+            Data.dissect(chain, d, body, end);
+        }
+        return true;
+    }
+
+    /** Where the transport header that starts at {@code at} ends, or -1 when it is not one (RFC 8166 §4.2). */
+    static int bodyEnd(Dissection d, int at, int limit) {
+        if (at + RpcRdma.HEADER_SIZE > limit || d.u32(at + 4) != RpcRdma.VERSION || d.u32(at + 8) > MAX_CREDITS) {
+            return -1;
+        }
+        long proc = d.u32(at + 12);
+        int p = at + RpcRdma.HEADER_SIZE;
+        if (proc == RpcRdma.RDMA_DONE) {
+            return p;
+        }
+        if (proc == RpcRdma.RDMA_ERROR) {
+            if (p + 4 > limit) {
+                return -1;
+            }
+            long code = d.u32(p);
+            int size = code == RpcRdma.ERR_VERS ? 12 : 4;
+            return code >= 1 && code <= 2 && p + size <= limit ? p + size : -1;
+        }
+        if (proc > RpcRdma.RDMA_ERROR) {
+            return -1;
+        }
+        if (proc == RpcRdma.RDMA_MSGP) {
+            p += 8;
+        }
+        p = ChunkLists.end(d, p, limit, ChunkLists.Kind.READ);
+        p = p < 0 ? -1 : ChunkLists.end(d, p, limit, ChunkLists.Kind.WRITE);
+        return p < 0 ? -1 : ChunkLists.end(d, p, limit, ChunkLists.Kind.REPLY);
+    }
+
+    /** An RPC call or reply with the transport header's XID (RFC 5531 §9) starts at {@code at}. */
+    private static boolean rpcFollows(Dissection d, long xid, int at, int limit) {
+        if (at + RpcRdma.REPLY_HEADER_SIZE > limit || d.u32(at) != xid) {
+            return false;
+        }
+        long type = d.u32(at + 4);
+        if (type == RpcRdma.REPLY) {
+            return d.u32(at + 8) <= 1; // MSG_ACCEPTED or MSG_DENIED
+        }
+        return type == RpcRdma.CALL && at + RpcRdma.CALL_HEADER_SIZE + 16 <= limit
+                && d.u32(at + 8) == RpcRdma.RPC_VERSION && d.u32(at + 28) <= MAX_AUTH;
+    }
+
+    private static int addList(Dissection d, int at, int limit, ChunkLists.Kind kind, HeaderType list) {
+        int end = ChunkLists.end(d, at, limit, kind);
+        d.add(list, at, end - at);
+        int p = at;
+        while (d.u32(p) == 1) {
+            if (kind == ChunkLists.Kind.READ) {
+                d.add(RpcRdma.READ_CHUNK, p + 4, 4);
+                d.add(RpcRdma.SEGMENT, p + 8, RpcRdma.SEGMENT_SIZE);
+                p += 8 + RpcRdma.SEGMENT_SIZE;
+                continue;
+            }
+            int segments = (int) d.u32(p + 4);
+            d.add(RpcRdma.WRITE_CHUNK, p + 4, 4);
+            for (int i = 0; i < segments; i++) {
+                d.add(RpcRdma.SEGMENT, p + 8 + i * RpcRdma.SEGMENT_SIZE, RpcRdma.SEGMENT_SIZE);
+            }
+            p += 8 + segments * RpcRdma.SEGMENT_SIZE;
+            if (kind == ChunkLists.Kind.REPLY) {
+                break;
+            }
+        }
+        return end;
+    }
+
+    private static RpcRdmaConnections connections(Dissection d, boolean create) {
+        if (create) {
+            return StreamState.of(d).get(RpcRdmaConnections.class, RpcRdmaConnections::new);
+        }
+        StreamState s = StreamState.peek(d);
+        return s == null ? null : s.peek(RpcRdmaConnections.class);
+    }
+}
