@@ -11,6 +11,7 @@ import io.rdmascope.proto.iser.IserModule;
 import io.rdmascope.proto.iwarp.IwarpModule;
 import io.rdmascope.proto.mad.MadModule;
 import io.rdmascope.proto.nvmeof.NvmeOfModule;
+import io.rdmascope.proto.smbdirect.SmbDirectModule;
 
 import java.util.List;
 import java.util.function.Function;
@@ -35,6 +36,7 @@ public final class Protocols {
             new IwarpModule(),
             new NvmeOfModule(),
             new IserModule(),
+            new SmbDirectModule(),
             new DataModule());
 
     private Protocols() {

@@ -1,0 +1,227 @@
+package io.rdmascope.proto.smbdirect;
+
+import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.DissectorChain;
+import io.rdmascope.field.FieldRegistry;
+import io.rdmascope.frame.Frame;
+import io.rdmascope.text.AsciiSink;
+import io.rdmascope.text.FieldText;
+import io.rdmascope.text.PacketSummary;
+import io.rdmascope.text.PcapFixtures;
+import io.rdmascope.testsupport.SharedFiles;
+import io.rdmascope.testsupport.Tshark;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import static io.rdmascope.proto.smbdirect.SmbDirectCapture.FRAME_CREDITS_ONLY;
+import static io.rdmascope.proto.smbdirect.SmbDirectCapture.FRAME_ECHO_REQUEST;
+import static io.rdmascope.proto.smbdirect.SmbDirectCapture.FRAME_ECHO_RESPONSE;
+import static io.rdmascope.proto.smbdirect.SmbDirectCapture.FRAME_NEGOTIATE_REQUEST;
+import static io.rdmascope.proto.smbdirect.SmbDirectCapture.FRAME_NEGOTIATE_RESPONSE;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * SMB Direct on RoCEv2, on a session built through the packet builder ({@link SmbDirectCapture}):
+ * the values decoded field by field, tshark 4.0 parity on every field both tools name (tshark
+ * decodes it by its default heuristic, no Decode As needed), and detection: the CM exchange for port
+ * 5445 is required, and nothing in {@code ../shared/captures} or the sample cases is claimed.
+ */
+class SmbDirectTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    @DisplayName("negotiate, data transfer and SMB2 header fields decode to the values built")
+    void decodedValues() throws Exception {
+        List<Dissection> ds = dissectAll(SmbDirectCapture.write(dir, SmbDirect.PORT));
+        Dissection request = ds.get(FRAME_NEGOTIATE_REQUEST - 1);
+        assertEquals("0x0100", value(request, "smb_direct.version.min"));
+        assertEquals("0x0100", value(request, "smb_direct.version.max"));
+        assertEquals("255", value(request, "smb_direct.credits.requested"));
+        assertEquals("", value(request, "smb_direct.credits.granted"));
+        assertEquals("1364", value(request, "smb_direct.preferred_send_size"));
+        assertEquals("8192", value(request, "smb_direct.max_receive_size"));
+        assertEquals("1048576", value(request, "smb_direct.max_fragmented_size"));
+        Dissection response = ds.get(FRAME_NEGOTIATE_RESPONSE - 1);
+        assertEquals("0x0100", value(response, "smb_direct.version.negotiated"));
+        assertEquals("255", value(response, "smb_direct.credits.requested"));
+        assertEquals("10", value(response, "smb_direct.credits.granted"));
+        assertEquals("0x00000000", value(response, "smb_direct.status"));
+        assertEquals("1048576", value(response, "smb_direct.max_read_write_size"));
+        assertEquals("1364", value(response, "smb_direct.preferred_send_size"));
+        assertEquals("8192", value(response, "smb_direct.max_receive_size"));
+        assertEquals("1048576", value(response, "smb_direct.max_fragmented_size"));
+        Dissection echo = ds.get(FRAME_ECHO_REQUEST - 1);
+        assertEquals("255", value(echo, "smb_direct.credits.requested"));
+        assertEquals("1", value(echo, "smb_direct.credits.granted"));
+        assertEquals("0x0001", value(echo, "smb_direct.flags"));
+        assertEquals("1", value(echo, "smb_direct.flags.response_requested"));
+        assertEquals("0", value(echo, "smb_direct.remaining_length"));
+        assertEquals("24", value(echo, "smb_direct.data_offset"));
+        assertEquals("68", value(echo, "smb_direct.data_length"));
+        assertEquals("13", value(echo, "smb2.cmd"));
+        assertEquals("7", value(echo, "smb2.msg_id"));
+        assertEquals("0x00000000", value(echo, "smb2.flags"));
+        assertEquals("", value(echo, "smb2.nt_status")); // a request carries no status
+        assertEquals("0x0000100000000021", value(echo, "smb2.sesid"));
+        Dissection echoed = ds.get(FRAME_ECHO_RESPONSE - 1);
+        assertEquals("0x00000001", value(echoed, "smb2.flags"));
+        assertEquals("0x00000000", value(echoed, "smb2.nt_status"));
+        assertEquals("1", value(echoed, "smb2.credits.granted"));
+        Dissection credits = ds.get(FRAME_CREDITS_ONLY - 1);
+        assertEquals("5", value(credits, "smb_direct.credits.granted"));
+        assertEquals("0", value(credits, "smb_direct.data_length"));
+        assertEquals("", value(credits, "smb2.cmd"));
+        assertEquals(List.of("RRoCE", "RRoCE", "RRoCE", "SMBDirect", "SMBDirect", "SMB2", "SMB2", "SMBDirect"),
+                ds.stream().map(d -> PacketSummary.of(d).protocol()).toList());
+        assertEquals(List.of("NegotiateRequest", "NegotiateResponse", "KeepAlive Request", "KeepAlive Response",
+                "DataMessage"), ds.subList(3, 8).stream().map(d -> PacketSummary.of(d).info()).toList());
+    }
+
+    @Test
+    @DisplayName("every smb_direct and smb2 field both tools name, and the columns, equal tshark's on the built session")
+    void tsharkParity() throws Exception {
+        Tshark.assumeInstalled();
+        Path file = SmbDirectCapture.write(dir, SmbDirect.PORT);
+        List<String> names = sharedNames();
+        assertTrue(names.size() >= 25, "fields both tools name: " + names);
+        List<String> columns = new ArrayList<>(names);
+        columns.add("_ws.col.Protocol");
+        columns.add("_ws.col.Info");
+        List<String> tshark = Tshark.fields(file, columns.toArray(String[]::new));
+        List<Dissection> ours = dissectAll(file);
+        assertEquals(ours.size(), tshark.size());
+        List<String> problems = new ArrayList<>();
+        int compared = 0;
+        for (int i = 0; i < ours.size(); i++) {
+            String[] theirs = tshark.get(i).split("\t", -1);
+            Dissection d = ours.get(i);
+            for (int j = 0; j < names.size(); j++) {
+                String mine = value(d, names.get(j));
+                if (!mine.equals(theirs[j])) {
+                    problems.add("frame " + (i + 1) + " " + names.get(j) + ": tshark " + theirs[j] + ", ours " + mine);
+                }
+                compared += mine.isEmpty() ? 0 : 1;
+            }
+            if (i + 1 >= FRAME_NEGOTIATE_REQUEST) { // the CM frames' columns are InfiniBand's, tested elsewhere
+                PacketSummary.Columns c = PacketSummary.of(d);
+                if (!c.protocol().equals(theirs[names.size()]) || !c.info().equals(theirs[names.size() + 1])) {
+                    problems.add("frame " + (i + 1) + " columns: tshark " + theirs[names.size()] + " / "
+                            + theirs[names.size() + 1] + ", ours " + c.protocol() + " / " + c.info());
+                }
+            }
+        }
+        assertEquals(List.of(), problems);
+        assertTrue(compared >= 60, "non-empty values compared: " + compared);
+    }
+
+    @Test
+    @DisplayName("the same session on CM port 5446 is not SMB Direct: detection needs the CM service ID")
+    void anotherPortIsNotSmbDirect() throws Exception {
+        for (Dissection d : dissectAll(SmbDirectCapture.write(dir, 5446))) {
+            assertEquals(false, claimed(d), PacketSummary.of(d).info());
+        }
+    }
+
+    @Test
+    @DisplayName("on an SMB Direct connection, a SEND whose bytes [MS-SMBD] does not allow stays data")
+    void badContentIsNotClaimed() throws Exception {
+        List<byte[]> frames = SmbDirectCapture.frames(SmbDirect.PORT);
+        // Reserved bytes 6-7 of the credits-only Data Transfer message (frame 8) set: not a valid message.
+        byte[] last = frames.get(FRAME_CREDITS_ONLY - 1).clone();
+        int payload = 14 + 20 + 8 + 12; // Ethernet, IPv4, UDP, BTH
+        last[payload + 6] = 1;
+        frames.set(FRAME_CREDITS_ONLY - 1, last);
+        Path file = dir.resolve("bad.pcap");
+        PcapFixtures.writePcap(file, 1, frames);
+        List<Dissection> ds = dissectAll(file);
+        assertEquals(true, claimed(ds.get(FRAME_CREDITS_ONLY - 2)));
+        assertEquals(false, claimed(ds.get(FRAME_CREDITS_ONLY - 1)));
+    }
+
+    @Test
+    @DisplayName("no capture in ../shared/captures and no sample case is taken for SMB Direct")
+    void noFalsePositives() throws Exception {
+        List<Path> files = new ArrayList<>(SharedFiles.allCaptures());
+        try (Stream<Path> cases = Files.walk(SharedFiles.sampleCases(), 2)) {
+            cases.filter(p -> p.toString().endsWith(".pcap") || p.toString().endsWith(".pcapng")).sorted()
+                    .forEach(files::add);
+        }
+        int frames = 0;
+        List<String> claimed = new ArrayList<>();
+        for (Path file : files) {
+            DissectorChain chain = DissectorChain.standard();
+            Dissection d = new Dissection();
+            for (Frame f : PcapFixtures.read(file)) {
+                chain.dissect(f, d);
+                frames++;
+                String protocol = PacketSummary.of(d).protocol();
+                if (claimed(d) || protocol.equals("SMBDirect") || protocol.equals("SMB2")) {
+                    claimed.add(file.getFileName() + " frame " + f.number());
+                }
+            }
+        }
+        assertTrue(frames > 1000, "frames dissected: " + frames);
+        assertEquals(List.of(), claimed.stream().limit(10).toList());
+    }
+
+    private static boolean claimed(Dissection d) {
+        for (int i = 0; i < d.layerCount(); i++) {
+            String p = d.layerType(i).protocol().abbrev();
+            if (p.equals("smb_direct") || p.equals("smb2")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<Dissection> dissectAll(Path file) throws Exception {
+        DissectorChain chain = DissectorChain.standard();
+        Dissection state = new Dissection();
+        List<Dissection> out = new ArrayList<>();
+        for (Frame f : PcapFixtures.read(file)) {
+            Dissection d = new Dissection();
+            d.continueFrom(state); // one dissection's cross-frame state, a fresh layer list per frame
+            chain.dissect(f, d);
+            out.add(d);
+            state = d;
+        }
+        return out;
+    }
+
+    private static String value(Dissection d, String name) {
+        AsciiSink s = new AsciiSink(64);
+        FieldText.appendOccurrences(s, FieldRegistry.standard().lookup(name), d, ',', FieldText.Occurrence.ALL);
+        return s.toString();
+    }
+
+    /** Our smb_direct.* and smb2.* names that tshark 4.0 also declares ({@code tshark -G fields}). */
+    private static List<String> sharedNames() throws Exception {
+        Set<String> theirs = new TreeSet<>();
+        for (String line : Tshark.run(List.of("-G", "fields")).split("\n")) {
+            String[] cols = line.split("\t");
+            if (cols.length > 2 && cols[0].equals("F")) {
+                theirs.add(cols[2]);
+            }
+        }
+        List<String> both = new ArrayList<>();
+        for (FieldRegistry.Entry e : FieldRegistry.standard().entries()) {
+            String n = e.abbrev();
+            if ((e instanceof FieldRegistry.FieldEntry || e instanceof FieldRegistry.HeaderEntry)
+                    && (n.startsWith("smb_direct.") || n.startsWith("smb2.")) && theirs.contains(n)) {
+                both.add(n);
+            }
+        }
+        return both;
+    }
+}
