@@ -1,32 +1,25 @@
 package io.rdmascope.proto.smbdirect;
 
 import io.rdmascope.dissect.Dissection;
-import io.rdmascope.dissect.DissectorChain;
-import io.rdmascope.field.FieldRegistry;
-import io.rdmascope.frame.Frame;
-import io.rdmascope.text.AsciiSink;
-import io.rdmascope.text.FieldText;
 import io.rdmascope.text.PacketSummary;
 import io.rdmascope.text.PcapFixtures;
-import io.rdmascope.testsupport.SharedFiles;
+import io.rdmascope.testsupport.ProtocolFixtures;
 import io.rdmascope.testsupport.Tshark;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Stream;
 
 import static io.rdmascope.proto.smbdirect.SmbDirectCapture.FRAME_CREDITS_ONLY;
 import static io.rdmascope.proto.smbdirect.SmbDirectCapture.FRAME_ECHO_REQUEST;
 import static io.rdmascope.proto.smbdirect.SmbDirectCapture.FRAME_ECHO_RESPONSE;
 import static io.rdmascope.proto.smbdirect.SmbDirectCapture.FRAME_NEGOTIATE_REQUEST;
 import static io.rdmascope.proto.smbdirect.SmbDirectCapture.FRAME_NEGOTIATE_RESPONSE;
+import static io.rdmascope.testsupport.ProtocolFixtures.dissectAll;
+import static io.rdmascope.testsupport.ProtocolFixtures.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -93,7 +86,7 @@ class SmbDirectTest {
     void tsharkParity() throws Exception {
         Tshark.assumeInstalled();
         Path file = SmbDirectCapture.write(dir, SmbDirect.PORT);
-        List<String> names = sharedNames();
+        List<String> names = ProtocolFixtures.namesTsharkShares("smb_direct.", "smb2.");
         assertTrue(names.size() >= 25, "fields both tools name: " + names);
         List<String> columns = new ArrayList<>(names);
         columns.add("_ws.col.Protocol");
@@ -152,27 +145,11 @@ class SmbDirectTest {
     @Test
     @DisplayName("no capture in ../shared/captures and no sample case is taken for SMB Direct")
     void noFalsePositives() throws Exception {
-        List<Path> files = new ArrayList<>(SharedFiles.allCaptures());
-        try (Stream<Path> cases = Files.walk(SharedFiles.sampleCases(), 2)) {
-            cases.filter(p -> p.toString().endsWith(".pcap") || p.toString().endsWith(".pcapng")).sorted()
-                    .forEach(files::add);
-        }
-        int frames = 0;
-        List<String> claimed = new ArrayList<>();
-        for (Path file : files) {
-            DissectorChain chain = DissectorChain.standard();
-            Dissection d = new Dissection();
-            for (Frame f : PcapFixtures.read(file)) {
-                chain.dissect(f, d);
-                frames++;
-                String protocol = PacketSummary.of(d).protocol();
-                if (claimed(d) || protocol.equals("SMBDirect") || protocol.equals("SMB2")) {
-                    claimed.add(file.getFileName() + " frame " + f.number());
-                }
-            }
-        }
-        assertTrue(frames > 1000, "frames dissected: " + frames);
-        assertEquals(List.of(), claimed.stream().limit(10).toList());
+        ProtocolFixtures.Scan scan = ProtocolFixtures.scanForClaims(d -> claimed(d)
+                || PacketSummary.of(d).protocol().equals(SmbDirectInfo.SMBD_COLUMN)
+                || PacketSummary.of(d).protocol().equals(SmbDirectInfo.SMB2_COLUMN));
+        assertTrue(scan.frames() > 1000, "frames dissected: " + scan.frames());
+        assertEquals(List.of(), scan.claimed());
     }
 
     private static boolean claimed(Dissection d) {
@@ -183,45 +160,5 @@ class SmbDirectTest {
             }
         }
         return false;
-    }
-
-    private static List<Dissection> dissectAll(Path file) throws Exception {
-        DissectorChain chain = DissectorChain.standard();
-        Dissection state = new Dissection();
-        List<Dissection> out = new ArrayList<>();
-        for (Frame f : PcapFixtures.read(file)) {
-            Dissection d = new Dissection();
-            d.continueFrom(state); // one dissection's cross-frame state, a fresh layer list per frame
-            chain.dissect(f, d);
-            out.add(d);
-            state = d;
-        }
-        return out;
-    }
-
-    private static String value(Dissection d, String name) {
-        AsciiSink s = new AsciiSink(64);
-        FieldText.appendOccurrences(s, FieldRegistry.standard().lookup(name), d, ',', FieldText.Occurrence.ALL);
-        return s.toString();
-    }
-
-    /** Our smb_direct.* and smb2.* names that tshark 4.0 also declares ({@code tshark -G fields}). */
-    private static List<String> sharedNames() throws Exception {
-        Set<String> theirs = new TreeSet<>();
-        for (String line : Tshark.run(List.of("-G", "fields")).split("\n")) {
-            String[] cols = line.split("\t");
-            if (cols.length > 2 && cols[0].equals("F")) {
-                theirs.add(cols[2]);
-            }
-        }
-        List<String> both = new ArrayList<>();
-        for (FieldRegistry.Entry e : FieldRegistry.standard().entries()) {
-            String n = e.abbrev();
-            if ((e instanceof FieldRegistry.FieldEntry || e instanceof FieldRegistry.HeaderEntry)
-                    && (n.startsWith("smb_direct.") || n.startsWith("smb2.")) && theirs.contains(n)) {
-                both.add(n);
-            }
-        }
-        return both;
     }
 }
