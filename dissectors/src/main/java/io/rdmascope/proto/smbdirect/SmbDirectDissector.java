@@ -19,12 +19,8 @@ import io.rdmascope.proto.mad.Cm;
  * the bytes of any SEND; without the CM exchange we guess nothing, so no other traffic is taken for it.
  */
 final class SmbDirectDissector {
-    /** RDMA-CM's port space byte in an IP CM service ID for TCP (IBTA A11.2.1). */
-    private static final int PORT_SPACE_TCP = 0x06;
     /** CM message offsets (IBTA 12.6.5, 12.6.8). */
     private static final int REQ_LOCAL_COMM_ID = 0;
-    private static final int REQ_SERVICE_ID_PORT_SPACE = 13;
-    private static final int REQ_SERVICE_ID_PORT = 14;
     private static final int REQ_LOCAL_QPN = 32;
     private static final int REP_REMOTE_COMM_ID = 4;
     private static final int REP_LOCAL_QPN = 12;
@@ -45,8 +41,7 @@ final class SmbDirectDissector {
         HeaderType message = d.layerType(cmLayer);
         int at = d.layerStart(cmLayer);
         if (message == Cm.REQ) {
-            if (!Cm.isIpCmServiceId(d, at) || d.u8(at + REQ_SERVICE_ID_PORT_SPACE) != PORT_SPACE_TCP
-                    || d.u16(at + REQ_SERVICE_ID_PORT) != SmbDirect.PORT) {
+            if (!Cm.isTcpPortRequest(d, at, SmbDirect.PORT)) {
                 return;
             }
             SmbDirectConnections connections = connections(d, true);
