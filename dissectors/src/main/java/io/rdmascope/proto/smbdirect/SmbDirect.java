@@ -86,7 +86,7 @@ public final class SmbDirect {
             0x0C, "Cancel", 0x0D, "KeepAlive", 0x0E, "Find", 0x0F, "Notify", 0x10, "GetInfo", 0x11, "SetInfo",
             0x12, "Break");
     private static final Field.Presence SMB2_RESPONSE = (d, l) ->
-            (d.u32le(d.layerAt(l) + 16) & SMB2_FLAG_RESPONSE) != 0;
+            (d.u32le(d.layerStart(l) + 16) & SMB2_FLAG_RESPONSE) != 0;
     /** Wireshark shows the protocol ID as the bytes read big-endian (0xfe534d42). */
     public static final Field SMB2_PROTOCOL_ID_FIELD = Field.uint32("smb2.protocol_id", "ProtocolId", 0).hex();
     public static final Field SMB2_HEADER_LEN = le16("smb2.header_len", "Header Length", 4);
@@ -136,7 +136,7 @@ public final class SmbDirect {
         return Field.computed(abbrev, name, type, Base.DEC, new Field.Computation() {
             @Override
             public long value(Dissection d, int layer) {
-                int at = d.layerAt(layer) + offsetIn(d.layerType(layer));
+                int at = d.layerStart(layer) + offsetIn(d.layerType(layer));
                 return type == FieldType.UINT16 ? d.u16le(at) : d.u32le(at);
             }
 

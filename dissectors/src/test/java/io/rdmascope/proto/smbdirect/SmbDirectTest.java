@@ -1,7 +1,10 @@
 package io.rdmascope.proto.smbdirect;
 
 import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.DissectorChain;
+import io.rdmascope.frame.Frame;
 import io.rdmascope.text.PacketSummary;
+import io.rdmascope.text.ProtoTree;
 import io.rdmascope.text.PcapFixtures;
 import io.rdmascope.testsupport.ProtocolFixtures;
 import io.rdmascope.testsupport.Tshark;
@@ -9,6 +12,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +25,7 @@ import static io.rdmascope.proto.smbdirect.SmbDirectCapture.FRAME_NEGOTIATE_RESP
 import static io.rdmascope.testsupport.ProtocolFixtures.dissectAll;
 import static io.rdmascope.testsupport.ProtocolFixtures.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -30,6 +35,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * 5445 is required, and nothing in {@code ../shared/captures} or the sample cases is claimed.
  */
 class SmbDirectTest {
+    /** Where the shifted frames start in their buffer: any offset but 0 would do. */
+    private static final int BUFFER_SHIFT = 100;
+
     @TempDir
     Path dir;
 
@@ -79,6 +87,33 @@ class SmbDirectTest {
                 ds.stream().map(d -> PacketSummary.of(d).protocol()).toList());
         assertEquals(List.of("NegotiateRequest", "NegotiateResponse", "KeepAlive Request", "KeepAlive Response",
                 "DataMessage"), ds.subList(3, 8).stream().map(d -> PacketSummary.of(d).info()).toList());
+    }
+
+    @Test
+    @DisplayName("values and the -V tree hold when frames sit inside a larger buffer, as the CLI maps a capture")
+    void framesAtAnOffsetInTheirBuffer() throws Exception {
+        Path file = SmbDirectCapture.write(dir, SmbDirect.PORT);
+        List<Dissection> plain = dissectAll(file);
+        DissectorChain chain = DissectorChain.standard();
+        Dissection state = new Dissection();
+        List<String> names = List.of("smb_direct.credits.requested", "smb_direct.credits.granted",
+                "smb_direct.preferred_send_size", "smb_direct.max_receive_size", "smb_direct.max_fragmented_size",
+                "smb_direct.data_length", "smb2.nt_status", "smb2.credits.granted", "smb2.cmd");
+        List<Frame> frames = PcapFixtures.read(file);
+        for (int i = 0; i < frames.size(); i++) {
+            Frame f = frames.get(i);
+            byte[] shifted = new byte[BUFFER_SHIFT + f.capturedLength()];
+            f.buffer().get(f.offset(), shifted, BUFFER_SHIFT, f.capturedLength());
+            Dissection d = new Dissection();
+            d.continueFrom(state);
+            chain.dissect(new Frame(f.number(), f.timeNanos(), f.capturedLength(), f.wireLength(), f.linkType(),
+                    f.interfaceId(), ByteBuffer.wrap(shifted), BUFFER_SHIFT), d);
+            state = d;
+            for (String name : names) {
+                assertEquals(value(plain.get(i), name), value(d, name), "frame " + (i + 1) + " " + name);
+            }
+            assertFalse(ProtoTree.build(d).isEmpty()); // the tree reads every field's value
+        }
     }
 
     @Test
