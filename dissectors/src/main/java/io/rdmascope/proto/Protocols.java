@@ -12,6 +12,7 @@ import io.rdmascope.proto.iwarp.IwarpModule;
 import io.rdmascope.proto.mad.MadModule;
 import io.rdmascope.proto.nvmeof.NvmeOfModule;
 import io.rdmascope.proto.rpcrdma.RpcRdmaModule;
+import io.rdmascope.proto.smbdirect.SmbDirectModule;
 
 import java.util.List;
 import java.util.function.Function;
@@ -37,6 +38,7 @@ public final class Protocols {
             new NvmeOfModule(),
             new IserModule(),
             new RpcRdmaModule(),
+            new SmbDirectModule(),
             new DataModule());
 
     private Protocols() {

@@ -20,12 +20,8 @@ import io.rdmascope.proto.mad.Cm;
  * that STag. Nothing is guessed without the CM exchange.
  */
 final class IserDissector {
-    /** RDMA-CM's port-space byte for TCP in an IP CM service ID (IBTA A11.2.1). */
-    private static final int PORT_SPACE_TCP = 0x06;
     /** CM message offsets (IBTA 12.6.5, 12.6.8). */
     private static final int REQ_LOCAL_COMM_ID = 0;
-    private static final int REQ_SERVICE_ID_PORT_SPACE = 13;
-    private static final int REQ_SERVICE_ID_PORT = 14;
     private static final int REQ_LOCAL_QPN = 32;
     private static final int REP_REMOTE_COMM_ID = 4;
     private static final int REP_LOCAL_QPN = 12;
@@ -60,8 +56,7 @@ final class IserDissector {
         HeaderType message = d.layerType(cmLayer);
         int at = d.layerStart(cmLayer);
         if (message == Cm.REQ) {
-            if (!Cm.isIpCmServiceId(d, at) || d.u8(at + REQ_SERVICE_ID_PORT_SPACE) != PORT_SPACE_TCP
-                    || d.u16(at + REQ_SERVICE_ID_PORT) != Iser.PORT) {
+            if (!Cm.isTcpPortRequest(d, at, Iser.PORT)) {
                 return;
             }
             IserSessions sessions = sessions(d, true);

@@ -94,6 +94,8 @@ public final class Cm {
     /** Where REQ private data starts within the CM data, and its length. */
     public static final int REQ_PRIVATE_DATA = 140;
     public static final int REQ_PRIVATE_DATA_SIZE = 92;
+    /** RDMA_PS_TCP, the port space byte of an IP CM service ID (IBTA A11.2.1). */
+    private static final int IP_CM_PORT_SPACE_TCP = 0x06;
 
     private static final Field.Presence IP_CM_SID = (d, l) -> isIpCmServiceId(d, d.layerStart(l));
     private static final Field.Presence NOT_IP_CM_SID = (d, l) -> !isIpCmServiceId(d, d.layerStart(l));
@@ -475,6 +477,17 @@ public final class Cm {
             case ATTR_APR -> APR;
             default -> null;
         };
+    }
+
+    /**
+     * Whether the REQ whose CM data starts at frame offset {@code reqStart} asks for TCP port
+     * {@code port} through RDMA-CM: an IP CM service ID (IBTA A11.2.1) whose port space byte (REQ byte
+     * 13) is TCP's and whose last two bytes are the port. How NVMe-oF (4420), iSER (3260) and SMB
+     * Direct (5445) recognise their connections.
+     */
+    public static boolean isTcpPortRequest(Dissection d, int reqStart, int port) {
+        return isIpCmServiceId(d, reqStart) && d.u8(reqStart + 13) == IP_CM_PORT_SPACE_TCP
+                && d.u16(reqStart + 14) == port;
     }
 
     /** Whether the REQ whose CM data starts at frame offset {@code reqStart} asks for an RDMA-CM IP service. */

@@ -18,12 +18,8 @@ import io.rdmascope.proto.mad.Cm;
  * the SENDs stay data, so no other traffic can be taken for NVMe-oF.
  */
 final class NvmeOfDissector {
-    /** RDMA-CM's port space byte in an IP CM service ID for TCP (IBTA A11.2.1). */
-    private static final int PORT_SPACE_TCP = 0x06;
     /** CM message offsets (IBTA 12.6.5, 12.6.8). */
     private static final int REQ_LOCAL_COMM_ID = 0;
-    private static final int REQ_SERVICE_ID_PORT_SPACE = 13;
-    private static final int REQ_SERVICE_ID_PORT = 14;
     private static final int REQ_LOCAL_QPN = 32;
     /** The NVMe-oF private data after the 36-byte IP CM header of a REQ's private data (IBTA A11.6). */
     private static final int REQ_NVME_PRIVATE = Cm.REQ_PRIVATE_DATA + 36;
@@ -54,8 +50,7 @@ final class NvmeOfDissector {
         int at = d.layerStart(cmLayer);
         long frame = d.frame().number();
         if (message == Cm.REQ) {
-            if (!Cm.isIpCmServiceId(d, at) || d.u8(at + REQ_SERVICE_ID_PORT_SPACE) != PORT_SPACE_TCP
-                    || d.u16(at + REQ_SERVICE_ID_PORT) != NvmeOf.PORT) {
+            if (!Cm.isTcpPortRequest(d, at, NvmeOf.PORT)) {
                 return;
             }
             NvmeOfQueues queues = queues(d, true);

@@ -18,11 +18,8 @@ import io.rdmascope.proto.mad.Cm;
  * an RPC message with the same XID (RFC 8166 §4.2.1: "the XID ... is the same as the RPC message's").
  */
 final class RpcRdmaDissector {
-    private static final int PORT_SPACE_TCP = 0x06;
     /** CM message offsets (IBTA 12.6.5, 12.6.8). */
     private static final int REQ_LOCAL_COMM_ID = 0;
-    private static final int REQ_SERVICE_ID_PORT_SPACE = 13;
-    private static final int REQ_SERVICE_ID_PORT = 14;
     private static final int REQ_LOCAL_QPN = 32;
     private static final int REP_REMOTE_COMM_ID = 4;
     private static final int REP_LOCAL_QPN = 12;
@@ -44,8 +41,7 @@ final class RpcRdmaDissector {
         HeaderType message = d.layerType(cmLayer);
         int at = d.layerStart(cmLayer);
         if (message == Cm.REQ) {
-            if (!Cm.isIpCmServiceId(d, at) || d.u8(at + REQ_SERVICE_ID_PORT_SPACE) != PORT_SPACE_TCP
-                    || d.u16(at + REQ_SERVICE_ID_PORT) != RpcRdma.PORT) {
+            if (!Cm.isTcpPortRequest(d, at, RpcRdma.PORT)) {
                 return;
             }
             RpcRdmaConnections c = connections(d, true);

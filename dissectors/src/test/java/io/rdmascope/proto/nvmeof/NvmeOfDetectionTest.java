@@ -2,23 +2,20 @@ package io.rdmascope.proto.nvmeof;
 
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
-import io.rdmascope.field.FieldRegistry;
 import io.rdmascope.frame.Frame;
-import io.rdmascope.text.AsciiSink;
-import io.rdmascope.text.FieldText;
 import io.rdmascope.text.PacketSummary;
 import io.rdmascope.text.PcapFixtures;
+import io.rdmascope.testsupport.ProtocolFixtures;
 import io.rdmascope.testsupport.SharedFiles;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
+import static io.rdmascope.testsupport.ProtocolFixtures.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,26 +31,10 @@ class NvmeOfDetectionTest {
     @Test
     @DisplayName("no capture in ../shared/captures and no sample case is taken for NVMe-oF")
     void noFalsePositives() throws Exception {
-        List<Path> files = new ArrayList<>(SharedFiles.allCaptures());
-        try (Stream<Path> cases = Files.walk(SharedFiles.sampleCases(), 2)) {
-            cases.filter(p -> p.toString().endsWith(".pcap") || p.toString().endsWith(".pcapng")).sorted()
-                    .forEach(files::add);
-        }
-        int frames = 0;
-        List<String> claimed = new ArrayList<>();
-        for (Path file : files) {
-            DissectorChain chain = DissectorChain.standard();
-            Dissection d = new Dissection();
-            for (Frame f : PcapFixtures.read(file)) {
-                chain.dissect(f, d);
-                frames++;
-                if (hasNvme(d) || PacketSummary.of(d).protocol().startsWith("NVMe")) {
-                    claimed.add(file.getFileName() + " frame " + f.number());
-                }
-            }
-        }
-        assertTrue(frames > 1000, "frames dissected: " + frames);
-        assertEquals(List.of(), claimed.stream().limit(10).toList());
+        ProtocolFixtures.Scan scan = ProtocolFixtures.scanForClaims(d -> hasNvme(d)
+                || PacketSummary.of(d).protocol().startsWith("NVMe"));
+        assertTrue(scan.frames() > 1000, "frames dissected: " + scan.frames());
+        assertEquals(List.of(), scan.claimed());
     }
 
     @Test
@@ -90,7 +71,7 @@ class NvmeOfDetectionTest {
     @Test
     @DisplayName("capsules decode as NVMe-oF: queue, Connect, keyed SGL, CQE and the data transfer's command")
     void decodedValues() throws Exception {
-        List<Dissection> ds = NvmeOfTsharkParityTest.dissectAll(
+        List<Dissection> ds = ProtocolFixtures.dissectAll(
                 SharedFiles.hardCapture(NvmeOfTsharkParityTest.CAPTURE));
         assertEquals("33", value(ds.get(1), "nvme-rdma.cm.rsp.crqsize"));
         assertEquals("32", value(ds.get(0), "nvme-rdma.cm.req.hrqsize"));
@@ -131,12 +112,6 @@ class NvmeOfDetectionTest {
     private static String nvmeInfo(Dissection d) {
         String info = PacketSummary.of(d).info();
         return info.substring(info.indexOf(" | ") + 3);
-    }
-
-    private static String value(Dissection d, String name) {
-        AsciiSink s = new AsciiSink(32);
-        FieldText.appendOccurrences(s, FieldRegistry.standard().lookup(name), d, ',', FieldText.Occurrence.ALL);
-        return s.toString();
     }
 
     private static int u16(Frame f, int at) {

@@ -1,13 +1,8 @@
 package io.rdmascope.proto.nvmeof;
 
 import io.rdmascope.dissect.Dissection;
-import io.rdmascope.dissect.DissectorChain;
-import io.rdmascope.field.FieldRegistry;
-import io.rdmascope.frame.Frame;
-import io.rdmascope.text.AsciiSink;
-import io.rdmascope.text.FieldText;
 import io.rdmascope.text.PacketSummary;
-import io.rdmascope.text.PcapFixtures;
+import io.rdmascope.testsupport.ProtocolFixtures;
 import io.rdmascope.testsupport.SharedFiles;
 import io.rdmascope.testsupport.Tshark;
 import org.junit.jupiter.api.DisplayName;
@@ -18,8 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
+import static io.rdmascope.testsupport.ProtocolFixtures.dissectAll;
+import static io.rdmascope.testsupport.ProtocolFixtures.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -55,7 +51,7 @@ class NvmeOfTsharkParityTest {
     void everyFieldBothNameIsEqual() throws Exception {
         Tshark.assumeInstalled();
         Path file = SharedFiles.hardCapture(CAPTURE);
-        List<String> names = sharedNames();
+        List<String> names = ProtocolFixtures.namesTsharkShares("nvme.", "nvme-rdma.");
         assertTrue(names.size() > 60, "NVMe fields both tools name: " + names);
         List<String> tshark = Tshark.fields(file, names.toArray(String[]::new));
         List<Dissection> ours = dissectAll(file);
@@ -106,49 +102,8 @@ class NvmeOfTsharkParityTest {
         assertEquals(14, nvmeInfos, "frames whose Info names an NVMe capsule or transfer");
     }
 
-    static List<Dissection> dissectAll(Path file) throws Exception {
-        DissectorChain chain = DissectorChain.standard();
-        Dissection state = new Dissection();
-        List<Dissection> out = new ArrayList<>();
-        for (Frame f : PcapFixtures.read(file)) {
-            Dissection d = new Dissection();
-            d.continueFrom(state); // one dissection's cross-frame state, a fresh layer list per frame
-            chain.dissect(f, d);
-            out.add(d);
-            state = d;
-        }
-        return out;
-    }
-
-    private static String value(Dissection d, String name) {
-        AsciiSink s = new AsciiSink(64);
-        FieldText.appendOccurrences(s, FieldRegistry.standard().lookup(name), d, ',', FieldText.Occurrence.ALL);
-        return s.toString();
-    }
-
     private static String nvmePart(String info, String separator) {
         int at = info.indexOf(separator);
         return at < 0 ? "" : info.substring(at + separator.length()).trim();
-    }
-
-    /** Our nvme-rdma.* and nvme.* fields that tshark 4.0 also declares ({@code tshark -G fields}). */
-    private static List<String> sharedNames() throws Exception {
-        Set<String> theirs = new TreeSet<>();
-        for (String line : Tshark.run(List.of("-G", "fields")).split("\n")) {
-            String[] cols = line.split("\t");
-            if (cols.length > 2 && cols[0].equals("F")) {
-                theirs.add(cols[2]);
-            }
-        }
-        List<String> both = new ArrayList<>();
-        for (FieldRegistry.Entry e : FieldRegistry.standard().entries()) {
-            if (e instanceof FieldRegistry.FieldEntry || e instanceof FieldRegistry.HeaderEntry) {
-                String n = e.abbrev();
-                if ((n.startsWith("nvme.") || n.startsWith("nvme-rdma.")) && theirs.contains(n)) {
-                    both.add(n);
-                }
-            }
-        }
-        return both;
     }
 }

@@ -1,0 +1,44 @@
+package io.rdmascope.proto.smbdirect;
+
+import io.rdmascope.dissect.Dissection;
+
+/**
+ * The Protocol and Info text of an SMB Direct frame, in Wireshark 4.0's words
+ * (packet-smb-direct.c, packet-smb2.c): "SMBDirect" and the message's name ("NegotiateRequest",
+ * "NegotiateResponse", "DataMessage"), or "SMB2" and the command with "Request"/"Response" when a
+ * Data Transfer message carries an SMB2 header.
+ */
+final class SmbDirectInfo {
+    static final String SMBD_COLUMN = "SMBDirect";
+    static final String SMB2_COLUMN = "SMB2";
+
+    private SmbDirectInfo() {
+    }
+
+    static String column(Dissection d) {
+        return d.find(SmbDirect.SMB2_HEADER) >= 0 ? SMB2_COLUMN : SMBD_COLUMN;
+    }
+
+    /** The SMB Direct (or SMB2) part of Info, or null when the frame carries none. */
+    static String text(Dissection d) {
+        int smb2 = d.find(SmbDirect.SMB2_HEADER);
+        if (smb2 >= 0) {
+            int at = d.layerStart(smb2);
+            int command = d.u16le(at + 12);
+            String name = SmbDirect.SMB2_COMMAND_NAMES.nameOf(command);
+            boolean response = (d.u32le(at + 16) & SmbDirect.SMB2_FLAG_RESPONSE) != 0;
+            return (name != null ? name : "Unknown command 0x" + Integer.toHexString(command))
+                    + (response ? " Response" : " Request");
+        }
+        if (d.find(SmbDirect.NEGOTIATE_REQUEST) >= 0) {
+            return "NegotiateRequest";
+        }
+        int response = d.find(SmbDirect.NEGOTIATE_RESPONSE);
+        if (response >= 0) {
+            long status = d.u32le(d.layerStart(response) + 12);
+            // Wireshark names the NT status; we print its code (docs/tshark-parity.md).
+            return status == 0 ? "NegotiateResponse" : String.format("NegotiateResponse, Error: 0x%08X", status);
+        }
+        return d.find(SmbDirect.DATA_MESSAGE) >= 0 ? "DataMessage" : null;
+    }
+}
