@@ -5,12 +5,8 @@ import io.rdmascope.dissect.Dissection;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The same traffic captured at several vantage points, as one story (issue 20): which packets each
@@ -35,74 +31,52 @@ import java.util.Set;
  * downstream one was lost between them; one the downstream point saw more often was missed by the
  * upstream capture, not lost on the wire.
  *
- * <p>Memory grows with the packets of all inputs (one small entry per packet), unlike the replay.
+ * <p>Memory grows with the packets of all inputs (per distinct packet its identity, and per point its count of
+ * copies, first time and last frame, all in primitive arrays), unlike the replay.
  */
 public final class Correlation {
-    /**
-     * A packet's identity without its copy number: who sent it to whom, and its transport header and ICRC.
-     * Package-private for {@link VantageUnion}, which merges sightings by it.
-     */
-    record Identity(int addressKind, long srcHi, long srcLo, long dstHi, long dstLo, int destQp, int psn,
-                            int opcode, long icrc) {
-        Address source() {
-            return new Address(addressKind, srcHi, srcLo);
-        }
-
-        Address destination() {
-            return new Address(addressKind, dstHi, dstLo);
-        }
-    }
-
-    /** Where and when one point saw a packet: frame numbers and times of its copies. */
-    private static final class Seen {
-        /** The packet's number: distinct packets numbered 0, 1, … in order of first sighting. */
-        final int number;
-        /** Its direction of traffic ("source → destination") and the reverse, shared by every packet of it. */
-        final String direction;
-        final String reverse;
-        final long[][] frames;
-        final long[][] times;
-        final int[] counts;
-
-        Seen(int number, int points, String[] directions) {
-            this.number = number;
-            direction = directions[0];
-            reverse = directions[1];
-            frames = new long[points][];
-            times = new long[points][];
-            counts = new int[points];
-        }
-
-        void add(int point, long frame, long time) {
-            if (frames[point] == null) {
-                frames[point] = new long[1];
-                times[point] = new long[1];
-            } else if (counts[point] == frames[point].length) {
-                frames[point] = Arrays.copyOf(frames[point], counts[point] * 2);
-                times[point] = Arrays.copyOf(times[point], counts[point] * 2);
-            }
-            frames[point][counts[point]] = frame;
-            times[point][counts[point]++] = time;
-        }
-
-        int seenAt() {
-            int n = 0;
-            for (int c : counts) {
-                n += c > 0 ? 1 : 0;
-            }
-            return n;
-        }
-    }
+    /** Packets (and directions) the tables are first made for; they double as they fill. */
+    private static final int INITIAL_CAPACITY = 1 << 12;
 
     private final List<String> names;
-    private final Map<Identity, Seen> packets = new LinkedHashMap<>();
-    /** The distinct packets' identities by number, in order of first sighting. */
-    private final List<Identity> byNumber = new ArrayList<>();
     private final PacketFacts facts = new PacketFacts();
     private final long[] framesRead;
-    /** The identity of each packet of the first point, by frame number: its messages are placed by these. */
-    private final Map<Long, Identity> firstPointFrames = new HashMap<>();
-    private final Map<List<Address>, String[]> directions = new HashMap<>();
+
+    // ---- directions of traffic: one per (address kind, source, destination) ----------------------------
+    // Few (a handful per host pair), but looked up once per frame: an open-addressing table over primitives.
+    private int directionCount;
+    private int[] dirKind = new int[16];
+    private long[] dirSrcHi = new long[16];
+    private long[] dirSrcLo = new long[16];
+    private long[] dirDstHi = new long[16];
+    private long[] dirDstLo = new long[16];
+    /** Per direction: its text's number ({@link #texts}); two directions written alike are one direction of traffic. */
+    private int[] dirText = new int[16];
+    private int[] dirSlots = new int[32]; // direction + 1, 0 empty
+    /** Direction texts ("source → destination") by number, the number of each text, and each one's reverse text. */
+    private final List<String> texts = new ArrayList<>();
+    private final List<String> reverseTexts = new ArrayList<>();
+    private final Map<String, Integer> textNumber = new HashMap<>();
+
+    // ---- distinct packets, numbered 0, 1, … in order of first sighting ---------------------------------
+    // Identity columns (direction stands for the addresses); no object per packet and no boxed key, so the
+    // per-frame lookup touches a few arrays and a million packets cost no garbage to collect.
+    private int packetCount;
+    private int[] pDirection = new int[INITIAL_CAPACITY];
+    private int[] pQp = new int[INITIAL_CAPACITY];
+    private int[] pPsn = new int[INITIAL_CAPACITY];
+    private int[] pOpcode = new int[INITIAL_CAPACITY];
+    private long[] pIcrc = new long[INITIAL_CAPACITY];
+    private int[] slots = new int[2 * INITIAL_CAPACITY]; // packet number + 1, 0 empty; at most half full
+    /**
+     * Per point, per packet: copies seen, the first copy's time and the last copy's frame. Nothing else of a
+     * point's copies is read: times only of packets seen once there, frames only of the last copy (losses).
+     */
+    private final int[][] copies;
+    private final long[][] firstTime;
+    private final long[][] lastFrame;
+    /** Per frame number of the first point: its packet's number + 1, or 0 (its messages are placed by these). */
+    private int[] firstPointPacket = new int[INITIAL_CAPACITY];
 
     /** @param names the vantage points, in the order their captures are fed */
     public Correlation(List<String> names) {
@@ -110,7 +84,11 @@ public final class Correlation {
             throw new IllegalArgumentException("correlating needs two vantage points or more");
         }
         this.names = List.copyOf(names);
-        this.framesRead = new long[names.size()];
+        int n = names.size();
+        this.framesRead = new long[n];
+        this.copies = new int[n][INITIAL_CAPACITY];
+        this.firstTime = new long[n][INITIAL_CAPACITY];
+        this.lastFrame = new long[n][INITIAL_CAPACITY];
     }
 
     /** One dissected frame of vantage point {@code point}; frames of one point in capture order. */
@@ -120,40 +98,182 @@ public final class Correlation {
 
     /**
      * {@link #accept}, giving the packet's number (distinct packets numbered 0, 1, … in order of first
-     * sighting; {@link #identity(int)}), or -1 for a frame that is not an RDMA packet it can identify.
+     * sighting), or -1 for a frame that is not an RDMA packet it can identify.
      */
     int identify(int point, Dissection d) {
         framesRead[point]++;
         if (!facts.read(d) || facts.headersCut || facts.opcode == null) {
             return -1;
         }
-        Identity id = new Identity(facts.addressKind, facts.srcHi, facts.srcLo, facts.dstHi, facts.dstLo,
-                facts.destQp, facts.psn, facts.opcode.code(), facts.icrcValue());
-        Seen seen = packets.get(id);
-        if (seen == null) {
-            seen = new Seen(byNumber.size(), names.size(), directionsOf(id));
-            packets.put(id, seen);
-            byNumber.add(id);
+        int direction = direction(facts.addressKind, facts.srcHi, facts.srcLo, facts.dstHi, facts.dstLo);
+        int number = packet(direction, facts.destQp, facts.psn, facts.opcode.code(), facts.icrcValue());
+        int seen = copies[point][number]++;
+        if (seen == 0) {
+            firstTime[point][number] = facts.timeNanos;
         }
-        seen.add(point, facts.frame, facts.timeNanos);
-        if (point == 0) {
-            firstPointFrames.put(facts.frame, id);
+        lastFrame[point][number] = facts.frame;
+        if (point == 0 && facts.frame > 0 && facts.frame < Integer.MAX_VALUE) {
+            int f = (int) facts.frame;
+            if (f >= firstPointPacket.length) {
+                firstPointPacket = Arrays.copyOf(firstPointPacket, Math.max(f + 1, firstPointPacket.length * 2));
+            }
+            firstPointPacket[f] = number + 1;
         }
-        return seen.number;
+        return number;
     }
 
-    /** The identity of packet number {@code number} ({@link #identify}). */
-    Identity identity(int number) {
-        return byNumber.get(number);
+    /** Distinct packets so far. */
+    int distinct() {
+        return packetCount;
     }
 
-    /** The direction texts of {@code id}'s traffic and of its reverse, made once per pair of addresses. */
-    private String[] directionsOf(Identity id) {
-        return directions.computeIfAbsent(List.of(id.source(), id.destination()), k -> {
-            String source = k.get(0).text();
-            String destination = k.get(1).text();
-            return new String[]{source + " → " + destination, destination + " → " + source};
-        });
+    /** Directions of traffic (address kind, source, destination) so far, numbered 0, 1, … in order of first sighting. */
+    int directions() {
+        return directionCount;
+    }
+
+    /** The direction of traffic of packet {@code number}. */
+    int direction(int number) {
+        return pDirection[number];
+    }
+
+    int psn(int number) {
+        return pPsn[number];
+    }
+
+    int opcode(int number) {
+        return pOpcode[number];
+    }
+
+    /** The number of the packet of this identity, made when first seen. */
+    private int packet(int direction, int qp, int psn, int opcode, long icrc) {
+        int mask = slots.length - 1;
+        for (int i = packetHash(direction, qp, psn, opcode, icrc) & mask; ; i = (i + 1) & mask) {
+            int at = slots[i] - 1;
+            if (at < 0) {
+                int number = packetCount++;
+                if (number == pDirection.length) {
+                    growPackets();
+                }
+                pDirection[number] = direction;
+                pQp[number] = qp;
+                pPsn[number] = psn;
+                pOpcode[number] = opcode;
+                pIcrc[number] = icrc;
+                slots[i] = number + 1;
+                if (2 * packetCount > slots.length) {
+                    slots = rehash(slots, packetCount, this::packetHash);
+                }
+                return number;
+            }
+            if (pIcrc[at] == icrc && pPsn[at] == psn && pQp[at] == qp && pOpcode[at] == opcode
+                    && pDirection[at] == direction) {
+                return at;
+            }
+        }
+    }
+
+    private int packetHash(int number) {
+        return packetHash(pDirection[number], pQp[number], pPsn[number], pOpcode[number], pIcrc[number]);
+    }
+
+    private static int packetHash(int direction, int qp, int psn, int opcode, long icrc) {
+        long h = (((long) direction * 0x9E3779B97F4A7C15L + qp) * 0x9E3779B97F4A7C15L + psn) * 0x9E3779B97F4A7C15L
+                + ((long) opcode << 32 ^ icrc);
+        return mix(h);
+    }
+
+    private void growPackets() {
+        int size = pDirection.length * 2;
+        pDirection = Arrays.copyOf(pDirection, size);
+        pQp = Arrays.copyOf(pQp, size);
+        pPsn = Arrays.copyOf(pPsn, size);
+        pOpcode = Arrays.copyOf(pOpcode, size);
+        pIcrc = Arrays.copyOf(pIcrc, size);
+        for (int p = 0; p < names.size(); p++) {
+            copies[p] = Arrays.copyOf(copies[p], size);
+            firstTime[p] = Arrays.copyOf(firstTime[p], size);
+            lastFrame[p] = Arrays.copyOf(lastFrame[p], size);
+        }
+    }
+
+    /** The number of this direction of traffic, made (with its texts) when first seen. */
+    private int direction(int kind, long srcHi, long srcLo, long dstHi, long dstLo) {
+        int mask = dirSlots.length - 1;
+        for (int i = directionHash(kind, srcHi, srcLo, dstHi, dstLo) & mask; ; i = (i + 1) & mask) {
+            int at = dirSlots[i] - 1;
+            if (at < 0) {
+                int number = directionCount++;
+                if (number == dirKind.length) {
+                    int size = number * 2;
+                    dirKind = Arrays.copyOf(dirKind, size);
+                    dirSrcHi = Arrays.copyOf(dirSrcHi, size);
+                    dirSrcLo = Arrays.copyOf(dirSrcLo, size);
+                    dirDstHi = Arrays.copyOf(dirDstHi, size);
+                    dirDstLo = Arrays.copyOf(dirDstLo, size);
+                    dirText = Arrays.copyOf(dirText, size);
+                }
+                dirKind[number] = kind;
+                dirSrcHi[number] = srcHi;
+                dirSrcLo[number] = srcLo;
+                dirDstHi[number] = dstHi;
+                dirDstLo[number] = dstLo;
+                dirText[number] = textOf(new Address(kind, srcHi, srcLo).text(), new Address(kind, dstHi, dstLo).text());
+                dirSlots[i] = number + 1;
+                if (2 * directionCount > dirSlots.length) {
+                    dirSlots = rehash(dirSlots, directionCount, d -> directionHash(dirKind[d], dirSrcHi[d], dirSrcLo[d],
+                            dirDstHi[d], dirDstLo[d]));
+                }
+                return number;
+            }
+            if (dirSrcLo[at] == srcLo && dirDstLo[at] == dstLo && dirSrcHi[at] == srcHi && dirDstHi[at] == dstHi
+                    && dirKind[at] == kind) {
+                return at;
+            }
+        }
+    }
+
+    private static int directionHash(int kind, long srcHi, long srcLo, long dstHi, long dstLo) {
+        long h = (((kind * 0x9E3779B97F4A7C15L + srcHi) * 0x9E3779B97F4A7C15L + srcLo) * 0x9E3779B97F4A7C15L
+                + dstHi) * 0x9E3779B97F4A7C15L + dstLo;
+        return mix(h);
+    }
+
+    /** The number of the direction text "source → destination", made when first written. */
+    private int textOf(String source, String destination) {
+        String text = source + " → " + destination;
+        Integer known = textNumber.get(text);
+        if (known != null) {
+            return known;
+        }
+        textNumber.put(text, texts.size());
+        texts.add(text);
+        reverseTexts.add(destination + " → " + source);
+        return texts.size() - 1;
+    }
+
+    /** A table of {@code count} entries (numbers + 1) rebuilt at twice the size. */
+    private static int[] rehash(int[] table, int count, java.util.function.IntUnaryOperator hash) {
+        int[] out = new int[table.length * 2];
+        int mask = out.length - 1;
+        for (int number = 0; number < count; number++) {
+            int i = hash.applyAsInt(number) & mask;
+            while (out[i] != 0) {
+                i = (i + 1) & mask;
+            }
+            out[i] = number + 1;
+        }
+        return out;
+    }
+
+    /** Spreads a key's bits over the table index (the 64-bit finaliser of MurmurHash3). */
+    private static int mix(long h) {
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb93fe1a85ec3L;
+        h ^= h >>> 33;
+        return (int) h;
     }
 
     /**
@@ -223,24 +343,36 @@ public final class Correlation {
         int n = names.size();
         long[] perPoint = new long[n];
         long multi = 0;
-        for (Seen s : packets.values()) {
+        for (int i = 0; i < packetCount; i++) {
+            int seenAt = 0;
             for (int p = 0; p < n; p++) {
-                perPoint[p] += s.counts[p];
+                perPoint[p] += copies[p][i];
+                seenAt += copies[p][i] > 0 ? 1 : 0;
             }
-            multi += s.seenAt() >= 2 ? 1 : 0;
+            multi += seenAt >= 2 ? 1 : 0;
+        }
+        int[] reverse = new int[texts.size()];
+        for (int d = 0; d < reverse.length; d++) {
+            reverse[d] = textNumber.getOrDefault(reverseTexts.get(d), -1);
         }
         List<ClockOffset> offsets = new ArrayList<>();
         List<Delay> delays = new ArrayList<>();
-        Map<String, boolean[][]> upstream = new HashMap<>();
+        boolean[][][] upstream = new boolean[texts.size()][][]; // per direction text: [a][b] when it passes a before b
         PairTiming[][] timings = new PairTiming[n][n];
+        int[] both = new int[packetCount]; // the packets a pair's points both saw once; reused pair after pair
         for (int a = 0; a < n; a++) {
             for (int b = a + 1; b < n; b++) {
-                PairTiming t = timing(a, b);
+                int shared = 0;
+                for (int i = 0; i < packetCount; i++) {
+                    if (copies[a][i] == 1 && copies[b][i] == 1) {
+                        both[shared++] = i;
+                    }
+                }
+                PairTiming t = timing(a, b, both, shared, reverse);
                 timings[a][b] = t;
                 offsets.add(t.offset());
                 if (t.offset().offsetNs() != null) {
-                    delays(a, b, t, t.aFirst(), delays, upstream);
-                    delays(b, a, t, t.bFirst(), delays, upstream);
+                    delays(t, both, shared, delays, upstream);
                 }
             }
         }
@@ -251,8 +383,13 @@ public final class Correlation {
             frames.add(framesRead[p]);
             seen.add(perPoint[p]);
         }
-        return new Result(names, new Counts(frames, seen, packets.size(), multi), offsets, delays, lost,
+        return new Result(names, new Counts(frames, seen, packetCount, multi), offsets, delays, lost,
                 messageDelays(firstPointMessages, timings));
+    }
+
+    /** The number of the packet frame {@code frame} of the first point carried, or -1. */
+    private int firstPointPacket(long frame) {
+        return frame > 0 && frame < firstPointPacket.length ? firstPointPacket[(int) frame] - 1 : -1;
     }
 
     private List<MessageDelay> messageDelays(List<Message> messages, PairTiming[][] timings) {
@@ -263,22 +400,22 @@ public final class Correlation {
                 continue;
             }
             long frame = m.frames().get(0);
-            Identity id = firstPointFrames.get(frame);
-            Seen s = id == null ? null : packets.get(id);
-            if (s == null) {
+            int s = firstPointPacket(frame);
+            if (s < 0) {
                 continue;
             }
+            int direction = dirText[pDirection[s]];
             List<Hop> hops = new ArrayList<>();
             for (int a = 0; a < n; a++) {
                 for (int b = a + 1; b < n; b++) {
                     PairTiming t = timings[a][b];
-                    if (t.offset().offsetNs() == null || s.counts[a] != 1 || s.counts[b] != 1) {
+                    if (t.offset().offsetNs() == null || copies[a][s] != 1 || copies[b][s] != 1) {
                         continue;
                     }
-                    if (t.aFirst().contains(s.direction)) {
-                        hops.add(new Hop(names.get(a), names.get(b), t.delay(s, a)));
-                    } else if (t.bFirst().contains(s.direction)) {
-                        hops.add(new Hop(names.get(b), names.get(a), t.delay(s, b)));
+                    if (t.aFirst()[direction]) {
+                        hops.add(new Hop(names.get(a), names.get(b), delay(t, s, a)));
+                    } else if (t.bFirst()[direction]) {
+                        hops.add(new Hop(names.get(b), names.get(a), delay(t, s, b)));
                     }
                 }
             }
@@ -287,86 +424,95 @@ public final class Correlation {
         return out;
     }
 
-    /** Per pair of points (a &lt; b): θ(b − a), and the directions of traffic that pass a before b. */
-    private record PairTiming(int a, int b, ClockOffset offset, Set<String> aFirst, Set<String> bFirst) {
-        /** How long a packet seen once at a and b took from {@code from} (a or b) to the other, clocks corrected. */
-        long delay(Seen s, int from) {
-            long ta = s.times[a][0];
-            long tb = s.times[b][0];
-            long theta = offset.at(ta);
-            return from == a ? tb - theta - ta : ta + theta - tb;
-        }
+    /**
+     * Per pair of points (a &lt; b): θ(b − a); per direction text, whether it passes a before b ({@code aFirst})
+     * or b before a ({@code bFirst}); and the directions the packets both saw once go, in order of first sighting
+     * with how many of those packets each has.
+     */
+    private record PairTiming(int a, int b, ClockOffset offset, boolean[] aFirst, boolean[] bFirst, int[] order,
+                              int ordered, int[] sharedPackets) {
     }
 
-    /**
-     * θ(b − a) from the packets both saw once. The two directions between two hosts pass the points in
-     * opposite orders, and the one passing a first shows the larger {@code tB − tA} (θ plus a delay,
-     * against θ minus one; with drift, on average): for each host pair seen both ways at both points, the
-     * line θ(t) lies under its a-first direction's points and over the other's ({@link ClockFit}).
-     */
+    /** How long packet {@code number} (seen once at a and b) took from {@code from} (a or b) to the other, clocks corrected. */
+    private long delay(PairTiming t, int number, int from) {
+        long ta = firstTime[t.a()][number];
+        long tb = firstTime[t.b()][number];
+        long theta = t.offset().at(ta);
+        return from == t.a() ? tb - theta - ta : ta + theta - tb;
+    }
+
     /** Host pairs up to which every orientation of their directions is tried when the means' admits no line. */
     private static final int MAX_ORIENTED_PAIRS = 4;
 
-    private PairTiming timing(int a, int b) {
-        Map<String, double[]> perDirection = new LinkedHashMap<>(); // sum of tB − tA, count
-        Map<String, String> reverse = new HashMap<>();
-        for (Seen s : packets.values()) {
-            if (s.counts[a] == 1 && s.counts[b] == 1) {
-                double[] m = perDirection.computeIfAbsent(s.direction, k -> new double[2]);
-                m[0] += s.times[b][0] - s.times[a][0];
-                m[1]++;
-                reverse.putIfAbsent(s.direction, s.reverse);
+    /**
+     * θ(b − a) from the packets both saw once ({@code both}, the first {@code shared}). The two directions
+     * between two hosts pass the points in opposite orders, and the one passing a first shows the larger
+     * {@code tB − tA} (θ plus a delay, against θ minus one; with drift, on average): for each host pair seen
+     * both ways at both points, the line θ(t) lies under its a-first direction's points and over the other's
+     * ({@link ClockFit}).
+     */
+    private PairTiming timing(int a, int b, int[] both, int shared, int[] reverse) {
+        int directionTexts = texts.size();
+        double[] sum = new double[directionTexts]; // of tB − tA, per direction
+        int[] count = new int[directionTexts];
+        int[] order = new int[directionTexts];
+        int ordered = 0;
+        for (int k = 0; k < shared; k++) {
+            int i = both[k];
+            int d = dirText[pDirection[i]];
+            if (count[d]++ == 0) {
+                order[ordered++] = d;
             }
+            sum[d] += firstTime[b][i] - firstTime[a][i];
         }
         // Each host pair seen both ways: its two directions, the one whose mean difference is larger first.
-        List<String[]> pairs = new ArrayList<>();
-        Set<String> paired = new HashSet<>();
-        for (Map.Entry<String, double[]> e : perDirection.entrySet()) {
-            String back = reverse.get(e.getKey());
-            double[] there = e.getValue();
-            double[] andBack = perDirection.get(back);
-            if (andBack == null || paired.contains(back)) {
+        List<int[]> pairs = new ArrayList<>();
+        boolean[] paired = new boolean[directionTexts];
+        for (int k = 0; k < ordered; k++) {
+            int there = order[k];
+            int back = reverse[there];
+            if (back < 0 || count[back] == 0 || paired[back]) {
                 continue; // seen one way only (which point it meets first cannot be told), or done from the other way
             }
-            paired.add(e.getKey());
-            boolean thereFirst = there[0] / there[1] >= andBack[0] / andBack[1];
-            pairs.add(thereFirst ? new String[]{e.getKey(), back} : new String[]{back, e.getKey()});
+            paired[there] = true;
+            boolean thereFirst = sum[there] / count[there] >= sum[back] / count[back];
+            pairs.add(thereFirst ? new int[]{there, back} : new int[]{back, there});
         }
         String from = names.get(a);
         String to = names.get(b);
-        if (perDirection.isEmpty()) {
-            return new PairTiming(a, b, unknown(from, to, 0, "no packet seen at both"), Set.of(), Set.of());
+        boolean[] aFirst = new boolean[directionTexts];
+        boolean[] bFirst = new boolean[directionTexts];
+        if (ordered == 0) {
+            return new PairTiming(a, b, unknown(from, to, 0, "no packet seen at both"), aFirst, bFirst, order, 0, count);
         }
         if (pairs.isEmpty()) {
             return new PairTiming(a, b, unknown(from, to, 0,
-                    "traffic seen at both in one direction only: the offset cannot be known"), Set.of(), Set.of());
+                    "traffic seen at both in one direction only: the offset cannot be known"), aFirst, bFirst, order,
+                    ordered, count);
         }
         // The means compare differences taken at different moments: with drift, a direction whose packets
         // come later on average can show the larger mean while passing b first (20 ppm turns 1 µs of delay
         // around in 50 ms). When the means' orientation admits no line, the others are tried (a few host
-        // pairs' worth: each try is a pass over the packets), the means' first; the first admitting one wins.
+        // pairs' worth: each try is a pass over the shared packets), the means' first; the first admitting one wins.
         int tries = pairs.size() <= MAX_ORIENTED_PAIRS ? 1 << pairs.size() : 1;
-        Set<String> aFirst = new LinkedHashSet<>();
-        Set<String> bFirst = new LinkedHashSet<>();
         long samples = 0;
         ClockFit.Fit fit = null;
         for (int flips = 0; flips < tries && fit == null; flips++) {
-            aFirst.clear();
-            bFirst.clear();
+            Arrays.fill(aFirst, false);
+            Arrays.fill(bFirst, false);
             for (int i = 0; i < pairs.size(); i++) {
                 boolean flipped = (flips >> i & 1) != 0;
-                aFirst.add(pairs.get(i)[flipped ? 1 : 0]); // passes a first: θ at most its differences
-                bFirst.add(pairs.get(i)[flipped ? 0 : 1]); // passes b first: θ at least its differences
+                aFirst[pairs.get(i)[flipped ? 1 : 0]] = true; // passes a first: θ at most its differences
+                bFirst[pairs.get(i)[flipped ? 0 : 1]] = true; // passes b first: θ at least its differences
             }
             ClockFit.Samples above = new ClockFit.Samples();
             ClockFit.Samples below = new ClockFit.Samples();
-            for (Seen s : packets.values()) {
-                if (s.counts[a] == 1 && s.counts[b] == 1) {
-                    ClockFit.Samples into = aFirst.contains(s.direction) ? above
-                            : bFirst.contains(s.direction) ? below : null;
-                    if (into != null) {
-                        into.add(s.times[a][0], s.times[b][0] - s.times[a][0]);
-                    }
+            for (int k = 0; k < shared; k++) {
+                int i = both[k];
+                int d = dirText[pDirection[i]];
+                ClockFit.Samples into = aFirst[d] ? above : bFirst[d] ? below : null;
+                if (into != null) {
+                    into.add(firstTime[a][i], firstTime[b][i] - firstTime[a][i]);
                 }
             }
             samples = above.size() + below.size();
@@ -374,48 +520,88 @@ public final class Correlation {
         }
         if (fit == null) {
             return new PairTiming(a, b, unknown(from, to, samples, "the packets seen at both agree with no clock "
-                    + "offset drifting at a constant rate (timestamps out of order, or a clock stepped)"), aFirst, bFirst);
+                    + "offset drifting at a constant rate (timestamps out of order, or a clock stepped)"), aFirst,
+                    bFirst, order, ordered, count);
         }
         return new PairTiming(a, b, new ClockOffset(from, to, fit.offsetNs(), fit.boundNs(), fit.driftPpm(),
-                fit.referenceNs(), samples, null), aFirst, bFirst);
+                fit.referenceNs(), samples, null), aFirst, bFirst, order, ordered, count);
     }
 
     private static ClockOffset unknown(String from, String to, long samples, String note) {
         return new ClockOffset(from, to, null, null, null, null, samples, note);
     }
 
-    /** One-way delays from a to b, clocks corrected, for the directions that pass a first. */
-    private void delays(int a, int b, PairTiming timing, Set<String> aFirst, List<Delay> out,
-                        Map<String, boolean[][]> upstream) {
-        Map<String, List<Long>> perDirection = new LinkedHashMap<>();
-        for (Map.Entry<Identity, Seen> e : packets.entrySet()) {
-            Seen s = e.getValue();
-            if (s.counts[a] == 1 && s.counts[b] == 1 && aFirst.contains(s.direction)) {
-                perDirection.computeIfAbsent(s.direction, k -> new ArrayList<>()).add(timing.delay(s, a));
+    /**
+     * One-way delays of the packets both points saw once, clocks corrected, both ways in one pass: a to b for
+     * the directions that pass a first, then b to a for the others, each direction in order of first sighting.
+     */
+    private void delays(PairTiming t, int[] both, int shared, List<Delay> out, boolean[][][] upstream) {
+        int a = t.a();
+        int b = t.b();
+        boolean[] aFirst = t.aFirst();
+        boolean[] bFirst = t.bFirst();
+        long[][] fromA = new long[aFirst.length][];
+        long[][] fromB = new long[aFirst.length][];
+        int[] filledA = new int[aFirst.length];
+        int[] filledB = new int[aFirst.length];
+        for (int k = 0; k < t.ordered(); k++) {
+            int d = t.order()[k];
+            fromA[d] = aFirst[d] ? new long[t.sharedPackets()[d]] : null;
+            fromB[d] = bFirst[d] ? new long[t.sharedPackets()[d]] : null;
+        }
+        for (int k = 0; k < shared; k++) {
+            int i = both[k];
+            int d = dirText[pDirection[i]];
+            if (aFirst[d]) {
+                fromA[d][filledA[d]++] = delay(t, i, a);
+            }
+            if (bFirst[d]) {
+                fromB[d][filledB[d]++] = delay(t, i, b);
             }
         }
-        for (Map.Entry<String, List<Long>> e : perDirection.entrySet()) {
-            List<Long> ds = e.getValue();
-            ds.sort(null);
-            out.add(new Delay(names.get(a), names.get(b), e.getKey(), ds.size(), ds.get(0), ds.get(ds.size() / 2),
-                    ds.get(ds.size() - 1)));
-        }
-        for (String direction : aFirst) {
-            upstream.computeIfAbsent(direction, k -> new boolean[names.size()][names.size()])[a][b] = true;
+        summarise(a, b, t, fromA, out);
+        summarise(b, a, t, fromB, out);
+        for (int d = 0; d < aFirst.length; d++) {
+            if (aFirst[d]) {
+                passes(upstream, d)[a][b] = true;
+            }
+            if (bFirst[d]) {
+                passes(upstream, d)[b][a] = true;
+            }
         }
     }
 
+    /** Min, median and max of each direction's delays from one point to the other, in order of first sighting. */
+    private void summarise(int from, int to, PairTiming t, long[][] delays, List<Delay> out) {
+        for (int k = 0; k < t.ordered(); k++) {
+            long[] ds = delays[t.order()[k]];
+            if (ds == null) {
+                continue;
+            }
+            Arrays.sort(ds);
+            out.add(new Delay(names.get(from), names.get(to), texts.get(t.order()[k]), ds.length, ds[0],
+                    ds[ds.length / 2], ds[ds.length - 1]));
+        }
+    }
+
+    /** Direction {@code d}'s order of points ([a][b]: passes a before b), made when first needed. */
+    private boolean[][] passes(boolean[][][] upstream, int d) {
+        if (upstream[d] == null) {
+            upstream[d] = new boolean[names.size()][names.size()];
+        }
+        return upstream[d];
+    }
+
     /** The shortest first-packet-to-completion gap over the points that saw both once, or null. */
-    private Turnaround turnaround(Seen request, Message m) {
-        Identity done = m.completionFrame() == null ? null : firstPointFrames.get((long) m.completionFrame());
-        Seen completion = done == null ? null : packets.get(done);
-        if (completion == null || completion == request) {
+    private Turnaround turnaround(int request, Message m) {
+        int completion = m.completionFrame() == null ? -1 : firstPointPacket((long) m.completionFrame());
+        if (completion < 0 || completion == request) {
             return null;
         }
         Turnaround best = null;
         for (int p = 0; p < names.size(); p++) {
-            if (request.counts[p] == 1 && completion.counts[p] == 1) {
-                long gap = completion.times[p][0] - request.times[p][0];
+            if (copies[p][request] == 1 && copies[p][completion] == 1) {
+                long gap = firstTime[p][completion] - firstTime[p][request];
                 if (best == null || gap < best.ns()) {
                     best = new Turnaround(names.get(p), gap);
                 }
@@ -425,28 +611,28 @@ public final class Correlation {
     }
 
     /** Copies one point saw and the next point downstream did not, for every direction whose order is known. */
-    private List<Loss> losses(Map<String, boolean[][]> upstream) {
+    private List<Loss> losses(boolean[][][] upstream) {
         List<Loss> out = new ArrayList<>();
         int n = names.size();
-        for (Map.Entry<Identity, Seen> e : packets.entrySet()) {
-            Identity id = e.getKey();
-            Seen s = e.getValue();
-            boolean[][] before = upstream.get(s.direction);
+        for (int i = 0; i < packetCount; i++) {
+            int direction = dirText[pDirection[i]];
+            boolean[][] before = upstream[direction];
             if (before == null) {
                 continue;
             }
             for (int a = 0; a < n; a++) {
                 for (int b = 0; b < n; b++) {
-                    if (!before[a][b] || s.counts[a] == s.counts[b] || !adjacent(before, a, b)) {
+                    int atA = copies[a][i];
+                    int atB = copies[b][i];
+                    if (!before[a][b] || atA == atB || !adjacent(before, a, b)) {
                         continue;
                     }
-                    boolean wire = s.counts[a] > s.counts[b];
+                    boolean wire = atA > atB;
                     int seenAt = wire ? a : b;
                     int missing = wire ? b : a;
-                    out.add(new Loss(s.direction, id.destQp(), id.psn(),
-                            io.rdmascope.proto.ib.Opcodes.of(id.opcode()).name(),
-                            Math.abs(s.counts[a] - s.counts[b]), names.get(seenAt),
-                            s.frames[seenAt][s.counts[seenAt] - 1], names.get(missing), wire));
+                    out.add(new Loss(texts.get(direction), pQp[i], pPsn[i],
+                            io.rdmascope.proto.ib.Opcodes.of(pOpcode[i]).name(), Math.abs(atA - atB),
+                            names.get(seenAt), lastFrame[seenAt][i], names.get(missing), wire));
                 }
             }
         }

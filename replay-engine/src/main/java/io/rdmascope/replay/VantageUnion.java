@@ -107,9 +107,8 @@ public final class VantageUnion {
     private final List<String> notes;
     private final long window;
     private final IOException failure;
-    private final List<Correlation.Identity> identities;
-    /** Per identity: its direction's number. */
-    private final int[] directionOf;
+    /** The first pass's packet table: each identity's direction, PSN and opcode. */
+    private final Correlation packets;
 
     // ---- filled by the second pass ----
     /** Per point, per union frame (index u): the point's frame number, or 0 when it did not see it. */
@@ -120,14 +119,14 @@ public final class VantageUnion {
     private final long[][] order;
 
     private VantageUnion(List<Point> points, Correlation.Result correlation, int[][] identityOf, long[][] timeOf,
-                         int[] framesRead, List<Correlation.Identity> identities, IOException failure) {
+                         int[] framesRead, Correlation packets, IOException failure) {
         this.points = List.copyOf(points);
         this.names = points.stream().map(Point::name).toList();
         this.correlation = correlation;
         this.identityOf = identityOf;
         this.timeOf = timeOf;
         this.framesRead = framesRead;
-        this.identities = identities;
+        this.packets = packets;
         this.failure = failure;
         int n = points.size();
         this.offsetToFirst = new long[n];
@@ -135,14 +134,7 @@ public final class VantageUnion {
         this.notes = new ArrayList<>();
         this.window = offsets(correlation, offsetToFirst, toFirstClock, notes);
         this.frameAt = new int[n][1024];
-        Map<List<Long>, Integer> byAddresses = new HashMap<>();
-        this.directionOf = new int[identities.size()];
-        for (int i = 0; i < identities.size(); i++) {
-            Correlation.Identity id = identities.get(i);
-            directionOf[i] = byAddresses.computeIfAbsent(List.of((long) id.addressKind(), id.srcHi(), id.srcLo(),
-                    id.dstHi(), id.dstLo()), k -> byAddresses.size());
-        }
-        this.order = new long[byAddresses.size()][n * n];
+        this.order = new long[packets.directions()][n * n];
     }
 
     /**
@@ -157,7 +149,6 @@ public final class VantageUnion {
         }
         List<String> names = points.stream().map(Point::name).toList();
         Correlation correlation = new Correlation(names);
-        List<Correlation.Identity> identities = new ArrayList<>();
         int n = points.size();
         int[][] identityOf = new int[n][];
         long[][] timeOf = new long[n][];
@@ -183,9 +174,6 @@ public final class VantageUnion {
                     }
                     int number = correlation.identify(p, d);
                     ids[count++] = number < 0 ? NO_IDENTITY : number;
-                    if (number == identities.size()) {
-                        identities.add(correlation.identity(number));
-                    }
                 }
             } catch (Damage e) {
                 failure = failure == null ? e.getCause() : failure; // the frames before the damage count
@@ -194,7 +182,7 @@ public final class VantageUnion {
             timeOf[p] = times;
             framesRead[p] = count;
         }
-        return new VantageUnion(points, correlation.result(), identityOf, timeOf, framesRead, identities, failure);
+        return new VantageUnion(points, correlation.result(), identityOf, timeOf, framesRead, correlation, failure);
     }
 
     /** Damage met while reading a capture that opened: its frames before the damage still count. */
@@ -476,7 +464,7 @@ public final class VantageUnion {
     /** A later sighting of union frame {@code u}: the point that saw it earlier is upstream of this one. */
     private void sighted(int u, int point, int frame, long time) {
         int n = names.size();
-        long[] counts = order[directionOf[unionIdentity[u]]];
+        long[] counts = order[packets.direction(unionIdentity[u])];
         for (int q = 0; q < n; q++) {
             int seen = frameAt[q][u];
             if (q == point || seen == 0) {
@@ -510,8 +498,8 @@ public final class VantageUnion {
         int n = names.size();
         // Per identity: the previous union copy, and which points saw any copy (identities seen as many
         // copies, CNPs or repeated ACKs, stay linear).
-        int[] previousCopy = new int[identities.size()];
-        long[] seenBy = new long[identities.size()];
+        int[] previousCopy = new int[packets.distinct()];
+        long[] seenBy = new long[packets.distinct()];
         for (int u = 1; u <= unionFrames; u++) {
             int id = unionIdentity[u];
             for (int p = 0; id >= 0 && p < n; p++) {
@@ -524,14 +512,13 @@ public final class VantageUnion {
             if (id < 0) {
                 continue;
             }
-            Correlation.Identity identity = identities.get(id);
             if (previousCopy[id] > 0) {
-                senderSideDuplicate(previousCopy[id], u, identity, replay, out);
+                senderSideDuplicate(previousCopy[id], u, id, replay, out);
             }
             previousCopy[id] = u;
-            Operation op = Opcodes.of(identity.opcode()).operation();
+            Operation op = Opcodes.of(packets.opcode(id)).operation();
             if (!op.isRequest() && op != Operation.CNP && op != Operation.UNKNOWN) {
-                responseNotDownstream(u, identity, seenBy[id], replay, out);
+                responseNotDownstream(u, id, seenBy[id], replay, out);
             }
         }
         out.sort(java.util.Comparator.comparingLong(Observation::frame));
@@ -539,10 +526,10 @@ public final class VantageUnion {
     }
 
     /** Copies u1 and u2 (in this order) of one packet: a point saw both close together, one downstream saw one. */
-    private void senderSideDuplicate(int u1, int u2, Correlation.Identity identity, ReplayResult replay,
+    private void senderSideDuplicate(int u1, int u2, int identity, ReplayResult replay,
                                      List<Observation> out) {
         int n = names.size();
-        int direction = directionOf[unionIdentity[u1]];
+        int direction = packets.direction(unionIdentity[u1]);
         for (int a = 0; a < n; a++) {
             int f1 = frameAt[a][u1];
             int f2 = frameAt[a][u2];
@@ -556,7 +543,7 @@ public final class VantageUnion {
                     continue;
                 }
                 int missed = frameAt[b][u1] == 0 ? u1 : u2;
-                out.add(new Observation.SenderSideDuplicate(missed, replay.conversationOf(missed), identity.psn(),
+                out.add(new Observation.SenderSideDuplicate(missed, replay.conversationOf(missed), packets.psn(identity),
                         names.get(a), f1, f2, names.get(b), once));
                 return;
             }
@@ -567,10 +554,10 @@ public final class VantageUnion {
      * A response union frame u: the last point upstream that saw it, and the nearest point downstream that
      * never saw any copy of it (a point never on this direction's path is not downstream of anything).
      */
-    private void responseNotDownstream(int u, Correlation.Identity identity, long pointsSeeingAnyCopy,
+    private void responseNotDownstream(int u, int identity, long pointsSeeingAnyCopy,
                                        ReplayResult replay, List<Observation> out) {
         int n = names.size();
-        int direction = directionOf[unionIdentity[u]];
+        int direction = packets.direction(unionIdentity[u]);
         int last = -1;
         for (int p = 0; p < n; p++) {
             int f = frameAt[p][u];
@@ -589,8 +576,8 @@ public final class VantageUnion {
             }
         }
         if (nearest >= 0) {
-            out.add(new Observation.ResponseNotDownstream(u, replay.conversationOf(u), identity.psn(),
-                    Opcodes.of(identity.opcode()).name(), names.get(last), frameAt[last][u], names.get(nearest)));
+            out.add(new Observation.ResponseNotDownstream(u, replay.conversationOf(u), packets.psn(identity),
+                    Opcodes.of(packets.opcode(identity)).name(), names.get(last), frameAt[last][u], names.get(nearest)));
         }
     }
 }

@@ -6,7 +6,9 @@ import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
 import io.rdmascope.proto.ib.Opcodes;
+import io.rdmascope.samples.Scenarios;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -189,5 +191,68 @@ class CorrelationTest {
         assertTrue(o.note().contains("one direction only"), o.note());
         assertTrue(b.result().oneWayDelays().isEmpty());
         assertTrue(b.result().lost().isEmpty(), "no order, so no loss is placed");
+    }
+
+    /**
+     * The packet table holds primitive columns that grow and rehash as packets and directions come: a
+     * capture of many host pairs and more packets than the tables start with must still have every packet
+     * counted once (against identities gathered independently here), every loss located, and the offset
+     * exact. Hosts talk both ways here, so B's delay is set per direction (towards the higher address passes
+     * A first) rather than per request and response.
+     */
+    @Test
+    void manyPacketsAndHostPairsGrowTheTablesWithoutLosingAPacket(@TempDir Path dir) throws IOException {
+        Path capture = Scenarios.writeMixedLarge(dir, 1, 20_000, 64, true);
+        Correlation c = new Correlation(List.of("host", "switch"));
+        Set<List<Long>> identities = new HashSet<>();
+        Set<List<Long>> directions = new HashSet<>();
+        Set<Long> lost = new HashSet<>();
+        Set<Long> missed = new HashSet<>();
+        DissectorChain chain = DissectorChain.standard();
+        PacketFacts facts = new PacketFacts();
+        Dissection a = new Dissection();
+        Dissection b = new Dissection();
+        int upward = 0;
+        int downward = 0;
+        try (PacketSource s = CaptureFiles.open(capture)) {
+            for (Frame f; (f = s.next()) != null; ) {
+                chain.dissect(f, a);
+                c.accept(0, a);
+                if (!facts.read(a) || facts.headersCut || facts.opcode == null) {
+                    continue;
+                }
+                List<Long> addresses = List.of((long) facts.addressKind, facts.srcHi, facts.srcLo, facts.dstHi,
+                        facts.dstLo);
+                directions.add(addresses);
+                List<Long> id = new ArrayList<>(addresses);
+                id.addAll(List.of((long) facts.destQp, (long) facts.psn, (long) facts.opcode.code(), facts.icrcValue()));
+                identities.add(id);
+                boolean up = Long.compareUnsigned(facts.srcLo, facts.dstLo) < 0;
+                if (up && ++upward % 5 == 0) {
+                    lost.add(f.number());
+                } else if (!up && ++downward % 7 == 0) {
+                    missed.add(f.number());
+                } else {
+                    chain.dissect(shifted(f, f.timeNanos() + THETA + (up ? TO_B : -TO_A)), b);
+                    c.accept(1, b);
+                }
+            }
+        }
+        assertTrue(identities.size() > 4 * 4096 && directions.size() > 16,
+                identities.size() + " packets, " + directions.size() + " directions: too few to grow the tables");
+        Correlation.Result r = c.result();
+        assertEquals(identities.size(), r.packets().distinct());
+        assertEquals(identities.size() - lost.size() - missed.size(), r.packets().multiSighted());
+        Set<Long> wire = new HashSet<>();
+        Set<Long> notCaptured = new HashSet<>();
+        for (Correlation.Loss l : r.lost()) {
+            (l.onTheWire() ? wire : notCaptured).add(l.lastSeenFrame());
+        }
+        assertEquals(lost, wire);
+        assertEquals(missed, notCaptured);
+        Correlation.ClockOffset o = r.clockOffsets().get(0);
+        assertTrue(o.offsetNs() != null, o.note());
+        assertEquals(THETA + (TO_B - TO_A) / 2, o.offsetNs());
+        assertEquals(directions.size(), r.oneWayDelays().size(), "one line of delays per direction");
     }
 }
