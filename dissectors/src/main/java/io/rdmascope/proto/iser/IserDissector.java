@@ -20,11 +20,6 @@ import io.rdmascope.proto.mad.Cm;
  * that STag. Nothing is guessed without the CM exchange.
  */
 final class IserDissector {
-    /** CM message offsets (IBTA 12.6.5, 12.6.8). */
-    private static final int REQ_LOCAL_COMM_ID = 0;
-    private static final int REQ_LOCAL_QPN = 32;
-    private static final int REP_REMOTE_COMM_ID = 4;
-    private static final int REP_LOCAL_QPN = 12;
     /** RC opcodes (IBTA table 38). */
     private static final int SEND_FIRST = 0x00;
     private static final int SEND_ONLY = 0x04;
@@ -61,12 +56,12 @@ final class IserDissector {
             }
             IserSessions sessions = sessions(d, true);
             sessions.beginFrame(d.frame().number());
-            sessions.request(d.u32(at + REQ_LOCAL_COMM_ID), d.u24(at + REQ_LOCAL_QPN));
+            sessions.request(d, at, 0);
         } else if (message == Cm.REP) {
             IserSessions sessions = sessions(d, false);
             if (sessions != null) {
                 sessions.beginFrame(d.frame().number());
-                sessions.reply(d.u32(at + REP_REMOTE_COMM_ID), d.u24(at + REP_LOCAL_QPN));
+                sessions.reply(d, at);
             }
         }
     }
@@ -84,8 +79,8 @@ final class IserDissector {
         }
         sessions.beginFrame(d.frame().number());
         int destQpn = d.u24(r.bthStart + 5);
-        IserSessions.Connection toTarget = sessions.toTarget(destQpn);
-        IserSessions.Connection toInitiator = toTarget == null ? sessions.toInitiator(destQpn) : null;
+        IserSessions.Connection toTarget = sessions.toResponder(destQpn);
+        IserSessions.Connection toInitiator = toTarget == null ? sessions.toRequester(destQpn) : null;
         if (toTarget == null && toInitiator == null) {
             return false;
         }

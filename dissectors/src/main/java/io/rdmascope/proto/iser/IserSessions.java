@@ -1,24 +1,20 @@
 package io.rdmascope.proto.iser;
 
-import java.util.ArrayList;
-import java.util.List;
+import io.rdmascope.proto.mad.CmConnections;
 
 /**
- * What the iSER dissector keeps across the frames of one dissection, in capture order: the
- * ConnectRequests for port 3260 waiting for their reply, and each connection set up (initiator QP,
- * target QP) with the SCSI tasks it carried, so that a SCSI Response names its command and an RDMA
- * transfer the task whose STag it uses. Frames that go backwards forget everything, as NVMe-oF's
- * queues do.
+ * What the iSER dissector keeps across the frames of one dissection: the connections whose CM
+ * exchange for port 3260 was captured ({@link CmConnections}: initiator QP, target QP), each with the
+ * SCSI tasks it carried, so that a SCSI Response names its command and an RDMA transfer the task whose
+ * STag it uses.
  */
-final class IserSessions {
-    private record Pending(long localCommId, int initiatorQpn) {
-    }
+final class IserSessions extends CmConnections<IserSessions.Connection> {
 
     /**
      * One iSER connection. Tasks are remembered in a ring, newest last; a lookup goes from the newest
      * back, so a task tag or STag reused later names the latest task that carried it.
      */
-    static final class Connection {
+    static final class Connection implements CmConnections.Connection {
         static final int REMEMBERED = 1024;
         final int initiatorQpn;
         final int targetQpn;
@@ -39,6 +35,16 @@ final class IserSessions {
         Connection(int initiatorQpn, int targetQpn) {
             this.initiatorQpn = initiatorQpn;
             this.targetQpn = targetQpn;
+        }
+
+        @Override
+        public int requesterQpn() {
+            return initiatorQpn;
+        }
+
+        @Override
+        public int responderQpn() {
+            return targetQpn;
         }
 
         void task(long itt, long frame, int cdbOpcode, int lun, long readStag, long writeStag) {
@@ -86,59 +92,7 @@ final class IserSessions {
         }
     }
 
-    private final List<Pending> pending = new ArrayList<>(2);
-    private final List<Connection> connections = new ArrayList<>(4);
-    private long lastFrame = Long.MIN_VALUE;
-
-    /** Notes frame {@code number}; one that does not grow forgets everything (see the class comment). */
-    void beginFrame(long number) {
-        if (number <= lastFrame) {
-            pending.clear();
-            connections.clear();
-        }
-        lastFrame = number;
-    }
-
-    void request(long localCommId, int initiatorQpn) {
-        pending.removeIf(p -> p.localCommId == localCommId); // a retried REQ replaces the first
-        pending.add(new Pending(localCommId, initiatorQpn));
-    }
-
-    /** The ConnectReply answering REQ {@code remoteCommId}: the QP pair carries iSER from now on. */
-    boolean reply(long remoteCommId, int targetQpn) {
-        for (int i = 0; i < pending.size(); i++) {
-            Pending p = pending.get(i);
-            if (p.localCommId == remoteCommId) {
-                pending.remove(i);
-                connections.removeIf(c -> c.initiatorQpn == p.initiatorQpn || c.targetQpn == targetQpn);
-                connections.add(new Connection(p.initiatorQpn, targetQpn));
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The connection whose target QP is {@code destQpn}, else null. */
-    Connection toTarget(int destQpn) {
-        for (Connection c : connections) {
-            if (c.targetQpn == destQpn) {
-                return c;
-            }
-        }
-        return null;
-    }
-
-    /** The connection whose initiator QP is {@code destQpn}, else null. */
-    Connection toInitiator(int destQpn) {
-        for (Connection c : connections) {
-            if (c.initiatorQpn == destQpn) {
-                return c;
-            }
-        }
-        return null;
-    }
-
-    boolean isEmpty() {
-        return connections.isEmpty() && pending.isEmpty();
+    IserSessions() {
+        super((initiatorQpn, targetQpn, detail) -> new Connection(initiatorQpn, targetQpn));
     }
 }

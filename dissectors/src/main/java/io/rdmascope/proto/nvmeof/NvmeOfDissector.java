@@ -18,13 +18,9 @@ import io.rdmascope.proto.mad.Cm;
  * the SENDs stay data, so no other traffic can be taken for NVMe-oF.
  */
 final class NvmeOfDissector {
-    /** CM message offsets (IBTA 12.6.5, 12.6.8). */
-    private static final int REQ_LOCAL_COMM_ID = 0;
-    private static final int REQ_LOCAL_QPN = 32;
     /** The NVMe-oF private data after the 36-byte IP CM header of a REQ's private data (IBTA A11.6). */
     private static final int REQ_NVME_PRIVATE = Cm.REQ_PRIVATE_DATA + 36;
-    private static final int REP_REMOTE_COMM_ID = 4;
-    private static final int REP_LOCAL_QPN = 12;
+    /** A REP's private data (IBTA 12.6.8). */
     private static final int REP_PRIVATE = 36;
     /** RC SEND opcodes that start a message (IBTA table 38): First, Only, Only with Immediate or Invalidate. */
     private static final int SEND_FIRST = 0x00;
@@ -56,7 +52,7 @@ final class NvmeOfDissector {
             NvmeOfQueues queues = queues(d, true);
             queues.beginFrame(frame);
             int qid = d.u16le(at + REQ_NVME_PRIVATE + 2);
-            queues.request(d.u32(at + REQ_LOCAL_COMM_ID), d.u24(at + REQ_LOCAL_QPN), qid);
+            queues.request(d, at, qid);
             d.add(NvmeOf.CM_REQUEST, at + REQ_NVME_PRIVATE, NvmeOf.CM_REQUEST_SIZE);
         } else if (message == Cm.REP) {
             NvmeOfQueues queues = queues(d, false);
@@ -64,7 +60,7 @@ final class NvmeOfDissector {
                 return;
             }
             queues.beginFrame(frame);
-            if (queues.reply(d.u32(at + REP_REMOTE_COMM_ID), d.u24(at + REP_LOCAL_QPN))) {
+            if (queues.reply(d, at) != null) {
                 d.add(NvmeOf.CM_REPLY, at + REP_PRIVATE, NvmeOf.CM_REPLY_SIZE);
             }
         }
@@ -86,8 +82,8 @@ final class NvmeOfDissector {
         }
         queues.beginFrame(d.frame().number());
         int destQpn = d.u24(r.bthStart + 5);
-        NvmeOfQueues.Queue toController = queues.toController(destQpn);
-        NvmeOfQueues.Queue toHost = toController == null ? queues.toHost(destQpn) : null;
+        NvmeOfQueues.Queue toController = queues.toResponder(destQpn);
+        NvmeOfQueues.Queue toHost = toController == null ? queues.toRequester(destQpn) : null;
         if (toController == null && toHost == null) {
             return false;
         }

@@ -1,25 +1,20 @@
 package io.rdmascope.proto.nvmeof;
 
-import java.util.ArrayList;
-import java.util.List;
+import io.rdmascope.proto.mad.CmConnections;
 
 /**
- * What the NVMe-oF dissector keeps across the frames of one dissection, in capture order: the
- * ConnectRequests for port 4420 still waiting for their reply, and the queue pairs set up, each with
- * the commands it carried (for the response capsule to name the command it answers). Frames that go
- * backwards (another file, a second pass) forget everything, as the stream decoders do.
+ * What the NVMe-oF dissector keeps across the frames of one dissection: the queue pairs whose CM
+ * exchange for port 4420 was captured ({@link CmConnections}; the REQ's private data names the queue
+ * id), each with the commands it carried (for the response capsule to name the command it answers).
  */
-final class NvmeOfQueues {
-    /** A ConnectRequest's host side, until the ConnectReply names the controller's QP. */
-    private record Pending(long localCommId, int hostQpn, int qid) {
-    }
+final class NvmeOfQueues extends CmConnections<NvmeOfQueues.Queue> {
 
     /**
      * One NVMe queue on one RC queue pair: commands go to the controller's QPN, responses to the
      * host's. Commands are remembered in a ring, newest last; a response looks its CID up from the
      * newest back, so a CID the host reused answers the latest command that carried it.
      */
-    static final class Queue {
+    static final class Queue implements CmConnections.Connection {
         static final int REMEMBERED = 1024;
         final int hostQpn;
         final int controllerQpn;
@@ -45,6 +40,16 @@ final class NvmeOfQueues {
             this.hostQpn = hostQpn;
             this.controllerQpn = controllerQpn;
             this.qid = qid;
+        }
+
+        @Override
+        public int requesterQpn() {
+            return hostQpn;
+        }
+
+        @Override
+        public int responderQpn() {
+            return controllerQpn;
         }
 
         void command(int cid, long frame, boolean fabrics, int code, int detail, long key) {
@@ -93,59 +98,7 @@ final class NvmeOfQueues {
         }
     }
 
-    private final List<Pending> pending = new ArrayList<>(2);
-    private final List<Queue> queues = new ArrayList<>(4);
-    private long lastFrame = Long.MIN_VALUE;
-
-    /** Notes frame {@code number}; one that does not grow forgets every queue (see the class comment). */
-    void beginFrame(long number) {
-        if (number <= lastFrame) {
-            pending.clear();
-            queues.clear();
-        }
-        lastFrame = number;
-    }
-
-    void request(long localCommId, int hostQpn, int qid) {
-        pending.removeIf(p -> p.localCommId == localCommId); // a retried REQ replaces the first
-        pending.add(new Pending(localCommId, hostQpn, qid));
-    }
-
-    /** The ConnectReply answering REQ {@code remoteCommId}: the queue pair is NVMe-oF from now on. */
-    boolean reply(long remoteCommId, int controllerQpn) {
-        for (int i = 0; i < pending.size(); i++) {
-            Pending p = pending.get(i);
-            if (p.localCommId == remoteCommId) {
-                pending.remove(i);
-                queues.removeIf(q -> q.hostQpn == p.hostQpn || q.controllerQpn == controllerQpn); // QPNs reused
-                queues.add(new Queue(p.hostQpn, controllerQpn, p.qid));
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The queue whose controller QP is {@code destQpn} (a command), else null. */
-    Queue toController(int destQpn) {
-        for (int i = 0; i < queues.size(); i++) {
-            if (queues.get(i).controllerQpn == destQpn) {
-                return queues.get(i);
-            }
-        }
-        return null;
-    }
-
-    /** The queue whose host QP is {@code destQpn} (a response), else null. */
-    Queue toHost(int destQpn) {
-        for (int i = 0; i < queues.size(); i++) {
-            if (queues.get(i).hostQpn == destQpn) {
-                return queues.get(i);
-            }
-        }
-        return null;
-    }
-
-    boolean isEmpty() {
-        return queues.isEmpty() && pending.isEmpty();
+    NvmeOfQueues() {
+        super(Queue::new);
     }
 }

@@ -18,11 +18,6 @@ import io.rdmascope.proto.mad.Cm;
  * an RPC message with the same XID (RFC 8166 §4.2.1: "the XID ... is the same as the RPC message's").
  */
 final class RpcRdmaDissector {
-    /** CM message offsets (IBTA 12.6.5, 12.6.8). */
-    private static final int REQ_LOCAL_COMM_ID = 0;
-    private static final int REQ_LOCAL_QPN = 32;
-    private static final int REP_REMOTE_COMM_ID = 4;
-    private static final int REP_LOCAL_QPN = 12;
     /** RC SEND opcodes that start a message (IBTA table 38): First, Only, Only with Immediate or Invalidate. */
     private static final int SEND_FIRST = 0x00;
     private static final int SEND_ONLY = 0x04;
@@ -46,12 +41,12 @@ final class RpcRdmaDissector {
             }
             RpcRdmaConnections c = connections(d, true);
             c.beginFrame(d.frame().number());
-            c.request(d.u32(at + REQ_LOCAL_COMM_ID), d.u24(at + REQ_LOCAL_QPN));
+            c.request(d, at, 0);
         } else if (message == Cm.REP) {
             RpcRdmaConnections c = connections(d, false);
             if (c != null) {
                 c.beginFrame(d.frame().number());
-                c.reply(d.u32(at + REP_REMOTE_COMM_ID), d.u24(at + REP_LOCAL_QPN));
+                c.reply(d, at);
             }
         }
     }

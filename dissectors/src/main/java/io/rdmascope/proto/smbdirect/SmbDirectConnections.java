@@ -1,22 +1,16 @@
 package io.rdmascope.proto.smbdirect;
 
-import java.util.ArrayList;
-import java.util.List;
+import io.rdmascope.proto.mad.CmConnections;
 
 /**
- * What the SMB Direct dissector keeps across the frames of one dissection, in capture order: the
- * ConnectRequests for port 5445 still waiting for their reply, and the connections set up, each with
- * whether either side has sent its negotiate message yet ([MS-SMBD] §3.1.5: the first message of
- * each side is the negotiate exchange, every later one a Data Transfer message). Frames that go
- * backwards (another file, a second pass) forget everything, as the other stream decoders do.
+ * What the SMB Direct dissector keeps across the frames of one dissection: the connections whose CM
+ * exchange for port 5445 was captured ({@link CmConnections}), each with whether either side has
+ * sent its negotiate message yet ([MS-SMBD] §3.1.5: the first message of each side is the negotiate
+ * exchange, every later one a Data Transfer message).
  */
-final class SmbDirectConnections {
-    /** A ConnectRequest's client side, until the ConnectReply names the server's QP. */
-    private record Pending(long localCommId, int clientQpn) {
-    }
-
-    /** One RC connection: the client's and the server's QPN and how far negotiation got. */
-    static final class Connection {
+final class SmbDirectConnections extends CmConnections<SmbDirectConnections.Connection> {
+    /** One RC connection: the client's (the CM requester's) and the server's QPN and how far negotiation got. */
+    static final class Connection implements CmConnections.Connection {
         final int clientQpn;
         final int serverQpn;
         boolean requestSeen;
@@ -26,52 +20,19 @@ final class SmbDirectConnections {
             this.clientQpn = clientQpn;
             this.serverQpn = serverQpn;
         }
-    }
 
-    private final List<Pending> pending = new ArrayList<>(2);
-    private final List<Connection> connections = new ArrayList<>(2);
-    private long lastFrame = Long.MIN_VALUE;
-
-    /** Notes frame {@code number}; one that does not grow forgets every connection (see the class comment). */
-    void beginFrame(long number) {
-        if (number <= lastFrame) {
-            pending.clear();
-            connections.clear();
+        @Override
+        public int requesterQpn() {
+            return clientQpn;
         }
-        lastFrame = number;
-    }
 
-    void request(long localCommId, int clientQpn) {
-        pending.removeIf(p -> p.localCommId == localCommId); // a retried REQ replaces the first
-        pending.add(new Pending(localCommId, clientQpn));
-    }
-
-    /** The ConnectReply answering REQ {@code remoteCommId}: the queue pair carries SMB Direct from now on. */
-    boolean reply(long remoteCommId, int serverQpn) {
-        for (int i = 0; i < pending.size(); i++) {
-            Pending p = pending.get(i);
-            if (p.localCommId == remoteCommId) {
-                pending.remove(i);
-                connections.removeIf(c -> c.clientQpn == p.clientQpn || c.serverQpn == serverQpn); // QPNs reused
-                connections.add(new Connection(p.clientQpn, serverQpn));
-                return true;
-            }
+        @Override
+        public int responderQpn() {
+            return serverQpn;
         }
-        return false;
     }
 
-    /** The connection one of whose QPs is {@code destQpn}, or null. */
-    Connection to(int destQpn) {
-        for (int i = 0; i < connections.size(); i++) {
-            Connection c = connections.get(i);
-            if (c.clientQpn == destQpn || c.serverQpn == destQpn) {
-                return c;
-            }
-        }
-        return null;
-    }
-
-    boolean isEmpty() {
-        return connections.isEmpty() && pending.isEmpty();
+    SmbDirectConnections() {
+        super((clientQpn, serverQpn, detail) -> new Connection(clientQpn, serverQpn));
     }
 }

@@ -19,11 +19,6 @@ import io.rdmascope.proto.mad.Cm;
  * the bytes of any SEND; without the CM exchange we guess nothing, so no other traffic is taken for it.
  */
 final class SmbDirectDissector {
-    /** CM message offsets (IBTA 12.6.5, 12.6.8). */
-    private static final int REQ_LOCAL_COMM_ID = 0;
-    private static final int REQ_LOCAL_QPN = 32;
-    private static final int REP_REMOTE_COMM_ID = 4;
-    private static final int REP_LOCAL_QPN = 12;
     /** RC SEND opcodes that start a message (IBTA table 38): First, Only, Only with Immediate or Invalidate. */
     private static final int SEND_FIRST = 0x00;
     private static final int SEND_ONLY = 0x04;
@@ -46,12 +41,12 @@ final class SmbDirectDissector {
             }
             SmbDirectConnections connections = connections(d, true);
             connections.beginFrame(d.frame().number());
-            connections.request(d.u32(at + REQ_LOCAL_COMM_ID), d.u24(at + REQ_LOCAL_QPN));
+            connections.request(d, at, 0);
         } else if (message == Cm.REP) {
             SmbDirectConnections connections = connections(d, false);
             if (connections != null) {
                 connections.beginFrame(d.frame().number());
-                connections.reply(d.u32(at + REP_REMOTE_COMM_ID), d.u24(at + REP_LOCAL_QPN));
+                connections.reply(d, at);
             }
         }
     }
