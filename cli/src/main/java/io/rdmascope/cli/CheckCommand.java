@@ -7,6 +7,7 @@ import io.rdmascope.cli.reports.JunitReport;
 import io.rdmascope.cli.reports.Report;
 import io.rdmascope.cli.reports.SarifReport;
 import io.rdmascope.cli.reports.TextReport;
+import io.rdmascope.replay.VantageInput;
 import io.rdmascope.rules.Expectations;
 import io.rdmascope.rules.Finding;
 import io.rdmascope.rules.RuleCatalog;
@@ -116,7 +117,7 @@ final class CheckCommand implements Callable<Integer> {
         }
         Path out = output == null ? null : outputFile(output);
         List<Path> captures = new ArrayList<>();
-        List<Vantage.Input> points = union ? Vantage.parse(files) : List.of();
+        List<VantageInput> points = union ? Vantage.parse(files) : List.of();
         if (union && points.size() < 2) {
             throw new DissectCommand.UsageError("--union takes two captures or more, one per vantage point");
         }

@@ -7,6 +7,7 @@ import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
 import io.rdmascope.replay.Correlation;
 import io.rdmascope.replay.ReplayResult;
+import io.rdmascope.replay.VantageInput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -46,9 +47,9 @@ final class CorrelateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        List<Vantage.Input> points = Vantage.parse(inputs);
-        List<String> names = points.stream().map(Vantage.Input::name).toList();
-        List<Path> files = points.stream().map(Vantage.Input::file).toList();
+        List<VantageInput> points = Vantage.parse(inputs);
+        List<String> names = points.stream().map(VantageInput::name).toList();
+        List<Path> files = points.stream().map(VantageInput::file).toList();
         Correlation correlation = new Correlation(names);
         // The first point's capture is also replayed: its messages get their one-way delays.
         ReplayResult firstPoint = new ReplayResult();

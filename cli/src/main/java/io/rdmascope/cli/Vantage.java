@@ -9,16 +9,14 @@ import io.rdmascope.capture.CaptureFiles;
 import io.rdmascope.capture.PacketSource;
 import io.rdmascope.frame.Frame;
 import io.rdmascope.replay.Correlation;
+import io.rdmascope.replay.VantageInput;
 import io.rdmascope.replay.VantageUnion;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * Several captures given to one verb as vantage points of the same traffic (issue 20): how they are named
@@ -30,34 +28,13 @@ import java.util.Set;
  */
 record Vantage(VantageUnion union, List<Path> files) {
 
-    /** One input: a vantage point's name and its capture. */
-    record Input(String name, Path file) {
-    }
-
-    /**
-     * {@code NAME=FILE} or {@code FILE} (named by the file, without its capture extensions). A path that
-     * exists as given is a file even when it holds '='.
-     */
-    static List<Input> parse(List<String> inputs) {
-        List<Input> out = new ArrayList<>();
-        Set<String> unique = new LinkedHashSet<>();
-        for (String in : inputs) {
-            int eq = in.indexOf('=');
-            boolean named = eq > 0 && !Files.exists(Path.of(in));
-            Path file = Path.of(named ? in.substring(eq + 1) : in);
-            String name = named ? in.substring(0, eq) : nameOf(file);
-            if (!unique.add(name)) {
-                throw new DissectCommand.UsageError("two vantage points named '" + name + "': name them with NAME=FILE");
-            }
-            out.add(new Input(name, file));
+    /** {@link VantageInput#parse}, two points of one name a usage error. */
+    static List<VantageInput> parse(List<String> inputs) {
+        try {
+            return VantageInput.parse(inputs);
+        } catch (IllegalArgumentException e) {
+            throw new DissectCommand.UsageError(e.getMessage());
         }
-        return out;
-    }
-
-    /** A vantage point's default name: the file's name without its capture extensions. */
-    static String nameOf(Path file) {
-        String n = file.getFileName() == null ? file.toString() : file.getFileName().toString();
-        return n.replaceFirst("(\\.(pcapng|pcap|erf|cap))?(\\.gz)?$", "");
     }
 
     /**
@@ -65,7 +42,7 @@ record Vantage(VantageUnion union, List<Path> files) {
      * point had not captured it, {@code -c} limits the frames read from each capture. A filter on
      * {@code rdmascope.*} fields would need a replay of the union before the union exists: refused.
      */
-    static Vantage index(List<Input> inputs, ReplayOptions options) throws IOException {
+    static Vantage index(List<VantageInput> inputs, ReplayOptions options) throws IOException {
         if (inputs.size() > VantageUnion.MAX_POINTS) {
             throw new DissectCommand.UsageError("at most " + VantageUnion.MAX_POINTS + " vantage points in one union");
         }
@@ -75,11 +52,11 @@ record Vantage(VantageUnion union, List<Path> files) {
         }
         ReplayOptions.Selection selection = options.select(inputs.get(0).file());
         List<VantageUnion.Point> points = new ArrayList<>();
-        for (Input in : inputs) {
+        for (VantageInput in : inputs) {
             points.add(new VantageUnion.Point(in.name(), () -> frames(CaptureFiles.open(in.file()))));
         }
         VantageUnion union = VantageUnion.index(points, options.chain(), selection::passes, selection.count());
-        return new Vantage(union, inputs.stream().map(Input::file).toList());
+        return new Vantage(union, inputs.stream().map(VantageInput::file).toList());
     }
 
     private static VantageUnion.FrameSource frames(PacketSource source) {

@@ -4,6 +4,7 @@ import io.rdmascope.gui.main.MainView;
 import io.rdmascope.gui.main.MainViewModel;
 import io.rdmascope.gui.model.Settings;
 import io.rdmascope.gui.util.AppExecutors;
+import io.rdmascope.replay.VantageInput;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.geometry.Rectangle2D;
@@ -39,7 +40,7 @@ public final class RdmascopeApp {
             return;
         }
         try {
-            for (VantageCapture.Input in : VantageCapture.parse(List.of(args))) {
+            for (VantageInput in : VantageCapture.parse(List.of(args))) {
                 if (!Files.isReadable(in.file())) {
                     System.err.println("rdmascope: cannot read " + in.file());
                     System.exit(2);

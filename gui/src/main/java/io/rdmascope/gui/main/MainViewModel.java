@@ -41,6 +41,7 @@ import io.rdmascope.dissect.Dissection;
 import io.rdmascope.gui.packetlist.PacketListViewModel;
 import io.rdmascope.gui.util.AppExecutors;
 import io.rdmascope.gui.util.Job;
+import io.rdmascope.replay.VantageInput;
 import io.rdmascope.rules.RulesConfig;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -325,7 +326,7 @@ public final class MainViewModel {
      * replayed once ({@link VantageCapture}). A bad argument leaves the current capture shown, with the error.
      */
     public void open(List<String> arguments) {
-        List<VantageCapture.Input> inputs;
+        List<VantageInput> inputs;
         try {
             inputs = VantageCapture.parse(arguments);
         } catch (IllegalArgumentException e) {
@@ -339,13 +340,13 @@ public final class MainViewModel {
         if (inputs.isEmpty()) {
             return;
         }
-        for (VantageCapture.Input in : inputs) {
+        for (VantageInput in : inputs) {
             if (!Files.isReadable(in.file())) {
                 error.set("Cannot read " + in.file());
                 return;
             }
         }
-        String label = String.join(" + ", inputs.stream().map(VantageCapture.Input::name).toList());
+        String label = String.join(" + ", inputs.stream().map(VantageInput::name).toList());
         FrameIndex newIndex = begin(null, "rdmascope — " + label);
         status.set("Correlating " + label + "…");
         progress.set(-1);
@@ -355,7 +356,7 @@ public final class MainViewModel {
         exec.background().execute(() -> replay(newIndex, replay));
     }
 
-    private void loadUnion(List<VantageCapture.Input> inputs, String label, FrameIndex target, Job job, Job replay) {
+    private void loadUnion(List<VantageInput> inputs, String label, FrameIndex target, Job job, Job replay) {
         try {
             VantageCapture union = VantageCapture.load(inputs, chain, target, job, (frames, fraction) -> { });
             exec.ui().execute(() -> {

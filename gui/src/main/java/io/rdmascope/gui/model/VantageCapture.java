@@ -4,16 +4,14 @@ import io.rdmascope.capture.CaptureFiles;
 import io.rdmascope.capture.PacketSource;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
+import io.rdmascope.replay.VantageInput;
 import io.rdmascope.replay.VantageUnion;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -26,10 +24,6 @@ import java.util.function.BooleanSupplier;
  * order needs the clock offsets, which need every point's packets.
  */
 public final class VantageCapture {
-    /** One input: a vantage point's name and its capture. */
-    public record Input(String name, Path file) {
-    }
-
     /**
      * One point's sighting of a union frame: the point (its name and place in the order given), its own
      * frame number, and that frame's time on the first point's clock.
@@ -51,36 +45,16 @@ public final class VantageCapture {
     }
 
     /**
-     * {@code NAME=FILE} or {@code FILE} (named by the file without its capture extensions), as the command
-     * line's replay verbs take them; a path that exists as given is a file even when it holds '='. (The same
-     * rule as the CLI's {@code Vantage.parse}: the GUI does not depend on the CLI module, and the rule's
-     * shared home, the replay engine, was outside this change.)
+     * The points {@code arguments} name ({@link VantageInput#parse}, as the command line's replay verbs
+     * take them), at most {@link VantageUnion#MAX_POINTS}.
      *
      * @throws IllegalArgumentException naming the problem: two points of one name, too many points
      */
-    public static List<Input> parse(List<String> arguments) {
+    public static List<VantageInput> parse(List<String> arguments) {
         if (arguments.size() > VantageUnion.MAX_POINTS) {
             throw new IllegalArgumentException("at most " + VantageUnion.MAX_POINTS + " vantage points in one union");
         }
-        List<Input> out = new ArrayList<>();
-        Set<String> names = new LinkedHashSet<>();
-        for (String a : arguments) {
-            int eq = a.indexOf('=');
-            boolean named = eq > 0 && !Files.exists(Path.of(a));
-            Path file = Path.of(named ? a.substring(eq + 1) : a);
-            String name = named ? a.substring(0, eq) : nameOf(file);
-            if (!names.add(name)) {
-                throw new IllegalArgumentException("two vantage points named '" + name + "': name them with NAME=FILE");
-            }
-            out.add(new Input(name, file));
-        }
-        return out;
-    }
-
-    /** A vantage point's default name: the file's name without its capture extensions (as the CLI's). */
-    public static String nameOf(Path file) {
-        String n = file.getFileName() == null ? file.toString() : file.getFileName().toString();
-        return n.replaceFirst("(\\.(pcapng|pcap|erf|cap))?(\\.gz)?$", "");
+        return VantageInput.parse(arguments);
     }
 
     /**
@@ -88,7 +62,7 @@ public final class VantageCapture {
      * corrected-time order), then marks the index complete. Returns null when cancelled. A capture that
      * cannot be opened throws; damage further in keeps the frames before it ({@link #failure()}).
      */
-    public static VantageCapture load(List<Input> inputs, DissectorChain chain, FrameIndex index,
+    public static VantageCapture load(List<VantageInput> inputs, DissectorChain chain, FrameIndex index,
                                       BooleanSupplier cancelled, CaptureLoader.Progress progress) throws IOException {
         long[][] ownTimes = new long[inputs.size()][];
         List<VantageUnion.Point> points = new ArrayList<>();
