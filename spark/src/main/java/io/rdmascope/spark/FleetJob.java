@@ -21,6 +21,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.SerializableConfiguration;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -132,9 +133,12 @@ public final class FleetJob {
         spark.sparkContext().addSparkListener(shuffle);
         List<CaptureFile> listed = list(options, conf, err);
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        // The executors reach the input as the driver does: with the driver's Hadoop configuration, where
+        // spark-submit put the spark.hadoop.* settings (an object store's endpoint and credentials).
+        Broadcast<SerializableConfiguration> hadoop = jsc.broadcast(new SerializableConfiguration(conf));
 
         long started = System.nanoTime();
-        List<FileScan> scans = jsc.parallelize(listed, Math.max(1, listed.size())).map(new Scanner()).collect();
+        List<FileScan> scans = jsc.parallelize(listed, Math.max(1, listed.size())).map(new Scanner(hadoop)).collect();
         Map<String, Vantage> vantages = new TreeMap<>();
         List<String> readErrors = new ArrayList<>();
         List<CaptureFile> files = new ArrayList<>();
@@ -160,7 +164,7 @@ public final class FleetJob {
         });
 
         long scanned = System.nanoTime();
-        Dataset<ReplayRow> first = replay(spark, jsc, files, whole, captureEnds);
+        Dataset<ReplayRow> first = replay(spark, jsc, hadoop, files, whole, captureEnds);
         List<ReplayRow> small = first.filter(notFound()).collectAsList();
         // A vantage whose groups saw something that reaches beyond their host pair is replayed again as one group.
         Map<String, Set<String>> groupsOf = new HashMap<>();
@@ -188,7 +192,7 @@ public final class FleetJob {
         Dataset<ReplayRow> second = null;
         if (!again.isEmpty()) {
             List<CaptureFile> againFiles = files.stream().filter(f -> again.contains(f.getVantage())).toList();
-            second = replay(spark, jsc, againFiles, again, captureEnds);
+            second = replay(spark, jsc, hadoop, againFiles, again, captureEnds);
             Set<String> keep = new HashSet<>(again);
             all = first.filter((FilterFunction<ReplayRow>) r -> !keep.contains(r.getVantage())).union(second)
                     .persist(StorageLevel.DISK_ONLY());
@@ -269,11 +273,12 @@ public final class FleetJob {
     }
 
     /** Reads {@code files} into frames keyed by (vantage, host pair) and replays each group in frame order. */
-    private static Dataset<ReplayRow> replay(SparkSession spark, JavaSparkContext jsc, List<CaptureFile> files,
+    private static Dataset<ReplayRow> replay(SparkSession spark, JavaSparkContext jsc,
+                                             Broadcast<SerializableConfiguration> hadoop, List<CaptureFile> files,
                                              Set<String> whole, Map<String, Long> captureEnds) {
         Dataset<CaptureFile> input = spark.createDataset(jsc.parallelize(files, Math.max(1, files.size())).rdd(),
                 Encoders.bean(CaptureFile.class));
-        return input.flatMap(new FrameReader(whole), Encoders.bean(FrameRow.class))
+        return input.flatMap(new FrameReader(whole, hadoop), Encoders.bean(FrameRow.class))
                 .groupByKey((MapFunction<FrameRow, String>) r -> GroupReplay.key(r.getVantage(), r.getPair()),
                         Encoders.STRING())
                 .flatMapSortedGroups(new Column[] {col("frame")}, new GroupReplay(captureEnds),

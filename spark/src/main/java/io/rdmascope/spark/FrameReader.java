@@ -6,6 +6,8 @@ import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
 import io.rdmascope.replay.HostPair;
 import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.SerializableConfiguration;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,15 +26,18 @@ final class FrameReader implements FlatMapFunction<CaptureFile, FrameRow> {
     static final String WHOLE_VANTAGE = "*";
 
     private final Set<String> wholeVantages;
+    private final Broadcast<SerializableConfiguration> hadoop;
 
-    FrameReader(Set<String> wholeVantages) {
+    /** @param hadoop the job's Hadoop configuration, which says how to reach the input's file system */
+    FrameReader(Set<String> wholeVantages, Broadcast<SerializableConfiguration> hadoop) {
         this.wholeVantages = Set.copyOf(wholeVantages);
+        this.hadoop = hadoop;
     }
 
     @Override
     public Iterator<FrameRow> call(CaptureFile file) {
         boolean whole = wholeVantages.contains(file.getVantage());
-        PacketSource source = CaptureInput.openUnchecked(file.getUri());
+        PacketSource source = CaptureInput.openUnchecked(file.getUri(), hadoop.value().value());
         DissectorChain chain = DissectorChain.standard();
         Dissection d = new Dissection();
         return new Iterator<>() {

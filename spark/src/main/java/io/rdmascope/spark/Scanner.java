@@ -3,6 +3,8 @@ package io.rdmascope.spark;
 import io.rdmascope.capture.PacketSource;
 import io.rdmascope.frame.Frame;
 import org.apache.spark.api.java.function.Function;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.SerializableConfiguration;
 
 import java.io.IOException;
 
@@ -12,6 +14,13 @@ import java.io.IOException;
  * the error's one line for the report.
  */
 final class Scanner implements Function<CaptureFile, FileScan> {
+    private final Broadcast<SerializableConfiguration> hadoop;
+
+    /** @param hadoop the job's Hadoop configuration, which says how to reach the input's file system */
+    Scanner(Broadcast<SerializableConfiguration> hadoop) {
+        this.hadoop = hadoop;
+    }
+
     @Override
     public FileScan call(CaptureFile file) {
         FileScan scan = new FileScan();
@@ -20,7 +29,7 @@ final class Scanner implements Function<CaptureFile, FileScan> {
         scan.setMaxNanos(Long.MIN_VALUE);
         long frames = 0;
         long previous = Long.MIN_VALUE;
-        try (PacketSource source = CaptureInput.open(file.getUri())) {
+        try (PacketSource source = CaptureInput.open(file.getUri(), hadoop.value().value())) {
             Frame f;
             while ((f = source.next()) != null) {
                 long t = f.timeNanos();

@@ -107,10 +107,7 @@ class FleetJobTest {
         }
 
         long built = System.nanoTime();
-        spark = SparkSession.builder().master("local[2]").appName("FleetJobTest")
-                .config("spark.ui.enabled", "false")
-                .config("spark.sql.shuffle.partitions", "4")
-                .getOrCreate();
+        spark = LocalSpark.start("FleetJobTest", Map.of());
         output = work.resolve("out");
         StringWriter err = new StringWriter();
         status = FleetJob.run(spark, FleetOptions.parse(List.of(input.toString(), output.toString())),
@@ -122,14 +119,7 @@ class FleetJobTest {
 
     @AfterAll
     static void stop() throws IOException {
-        if (spark != null) {
-            spark.stop();
-        }
-        if (work != null) {
-            try (Stream<Path> files = Files.walk(work)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
+        LocalSpark.stop(spark, work);
     }
 
     private static Path caseFile(Path cases, String name) throws IOException {
