@@ -79,14 +79,7 @@ final class FrameReader implements FlatMapFunction<CaptureFile, FrameRow> {
                     throw new NoSuchElementException();
                 }
                 Frame f = next;
-                FrameRow row = new FrameRow();
-                row.setVantage(file.getVantage());
-                row.setFrame(number++);
-                row.setTimeNanos(f.timeNanos());
-                row.setWireLength(f.wireLength());
-                row.setLinkType(f.linkType());
-                row.setInterfaceId(f.interfaceId());
-                row.setBytes(f.toByteArray());
+                FrameRow row = FrameRow.of(file.getVantage(), number++, f);
                 if (whole) {
                     row.setPair(WHOLE_VANTAGE);
                 } else {

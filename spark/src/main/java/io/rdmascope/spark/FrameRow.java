@@ -19,6 +19,19 @@ public final class FrameRow implements Serializable {
     public FrameRow() {
     }
 
+    /** {@code frame}, numbered {@code number} within {@code vantage}, its bytes copied; the host pair still to set. */
+    static FrameRow of(String vantage, long number, io.rdmascope.frame.Frame frame) {
+        FrameRow row = new FrameRow();
+        row.setVantage(vantage);
+        row.setFrame(number);
+        row.setTimeNanos(frame.timeNanos());
+        row.setWireLength(frame.wireLength());
+        row.setLinkType(frame.linkType());
+        row.setInterfaceId(frame.interfaceId());
+        row.setBytes(frame.toByteArray());
+        return row;
+    }
+
     public String getVantage() {
         return vantage;
     }
