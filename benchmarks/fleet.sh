@@ -3,9 +3,10 @@
 # directory of VANTAGES vantages (mixed_large traffic, a different seed each: 64 QPs over 8 hosts with
 # loss, NAKs and retransmissions), each split into RINGS ring files; the job runs embedded in local[2]
 # (this machine's two cores), `check --report json` replays the same vantages unsplit in one JVM.
-# Prints both elapsed times and frames/s, the shuffle bytes per frame Spark's task metrics count, the
-# load average before and after (others' builds skew the figures), and whether the job's summary.json
-# has check's counts and verdict.
+# Prints both elapsed times and frames/s, both processes' CPU time (user + sys, the JVM's every thread)
+# and the job's executor CPU time (Spark's task metrics: the tasks' own work), the shuffle bytes per
+# frame Spark's task metrics count, the load average before and after (others' builds skew the
+# figures), and whether the job's summary.json has check's counts and verdict.
 #
 # Usage:
 #   benchmarks/fleet.sh                      # 1,000,000 frames, 4 vantages, 4 ring files each
@@ -23,7 +24,6 @@ master=${MASTER:-local[2]}
 work=$root/benchmarks/target/fleet-$frames-${vantages}x$rings
 rdmascope=$root/rdmascope
 
-now() { date +%s.%N; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 # --- the data: generated once and reused ---
@@ -53,25 +53,32 @@ fi
 echo "fleet benchmark: $frames frames, $vantages vantages x $rings ring files, master $master"
 echo "load before: $(load)"
 
-start=$(now)
+# bash's own `time`: elapsed, then the user and system CPU of the command and everything it ran.
+TIMEFORMAT='%R %U %S'
 check_status=0
-"$rdmascope" check --report json "$work"/whole/*.pcap >"$work/check.json" || check_status=$?
-check_s=$(echo "$(now) - $start" | bc)
+{ time "$rdmascope" check --report json "$work"/whole/*.pcap >"$work/check.json"; } 2>"$work/check.time" \
+  || check_status=$?
+read -r check_s check_user check_sys < <(tail -1 "$work/check.time")
 
 rm -rf -- "$work/out"
-start=$(now)
 fleet_status=0
-"$rdmascope" fleet "$work/in" --out "$work/out" --master "$master" 2>"$work/fleet.log" || fleet_status=$?
-fleet_s=$(echo "$(now) - $start" | bc)
+{ time "$rdmascope" fleet "$work/in" --out "$work/out" --master "$master" 2>"$work/fleet.log"; } 2>"$work/fleet.time" \
+  || fleet_status=$?
+read -r fleet_s fleet_user fleet_sys < <(tail -1 "$work/fleet.time")
 echo "load after:  $(load)"
 
 shuffle_line=$(grep 'shuffle wrote' "$work/fleet.log" || true)
 [[ -n $shuffle_line ]] || { cat "$work/fleet.log" >&2; echo "fleet.sh: the job did not report its shuffle" >&2; exit 1; }
 shuffle_bytes=$(sed -n 's/.*shuffle wrote \([0-9]*\) bytes.*/\1/p' <<<"$shuffle_line")
 
-printf 'single-machine check:  %8.1f s  %10.0f frames/s  (exit %d)\n' "$check_s" "$(echo "$frames / $check_s" | bc -l)" "$check_status"
-printf 'fleet, %-10s      %8.1f s  %10.0f frames/s  (exit %d; Spark start-up included)\n' "$master:" "$fleet_s" \
-  "$(echo "$frames / $fleet_s" | bc -l)" "$fleet_status"
+executor_cpu=$(sed -n "s/.*executors' CPU \([0-9.]*\) s.*/\1/p" <<<"$shuffle_line")
+check_cpu=$(echo "$check_user + $check_sys" | bc)
+fleet_cpu=$(echo "$fleet_user + $fleet_sys" | bc)
+printf 'single-machine check:  %8.1f s  %10.0f frames/s  CPU %7.1f s  (exit %d)\n' "$check_s" \
+  "$(echo "$frames / $check_s" | bc -l)" "$check_cpu" "$check_status"
+printf 'fleet, %-10s      %8.1f s  %10.0f frames/s  CPU %7.1f s (%.1f x check); executors %.1f s  (exit %d; Spark start-up included)\n' \
+  "$master:" "$fleet_s" "$(echo "$frames / $fleet_s" | bc -l)" "$fleet_cpu" "$(echo "$fleet_cpu / $check_cpu" | bc -l)" \
+  "$executor_cpu" "$fleet_status"
 printf 'shuffle: %d bytes, %.1f bytes a frame (the mean captured frame is %.1f bytes)\n' "$shuffle_bytes" \
   "$(echo "$shuffle_bytes / $frames" | bc -l)" \
   "$(echo "($(du -cb "$work"/whole/*.pcap | tail -1 | cut -f1) - 24 * $vantages) / $frames - 16" | bc -l)"

@@ -129,8 +129,8 @@ public final class FleetJob {
     /** Runs the job on {@code spark}; returns the exit status. */
     static int run(SparkSession spark, FleetOptions options, PrintWriter err) throws IOException {
         Configuration conf = spark.sparkContext().hadoopConfiguration();
-        ShuffleMeter shuffle = new ShuffleMeter();
-        spark.sparkContext().addSparkListener(shuffle);
+        TaskMeter tasks = new TaskMeter();
+        spark.sparkContext().addSparkListener(tasks);
         List<CaptureFile> listed = list(options, conf, err);
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         // The executors reach the input as the driver does: with the driver's Hadoop configuration, where
@@ -254,12 +254,13 @@ public final class FleetJob {
         } catch (java.util.concurrent.TimeoutException e) {
             err.println("rdmascope fleet: Spark's listener bus lags; the shuffle size below may miss the last tasks");
         }
-        spark.sparkContext().removeSparkListener(shuffle);
+        spark.sparkContext().removeSparkListener(tasks);
         long frames = vantages.values().stream().mapToLong(v -> v.frames).sum();
         err.printf(Locale.ROOT, "rdmascope fleet: %d frames in %d vantage(s), %d replayed whole; shuffle wrote %d bytes"
-                        + " (%.1f a frame); scan %.1f s, replay %.1f s, tables %.1f s%n", frames, vantages.size(),
-                whole.size(), shuffle.bytes(), frames == 0 ? 0.0 : (double) shuffle.bytes() / frames,
-                (scanned - started) / 1e9, (replayed - scanned) / 1e9, (System.nanoTime() - replayed) / 1e9);
+                        + " (%.1f a frame); scan %.1f s, replay %.1f s, tables %.1f s; executors' CPU %.1f s%n", frames,
+                vantages.size(), whole.size(), tasks.bytes(), frames == 0 ? 0.0 : (double) tasks.bytes() / frames,
+                (scanned - started) / 1e9, (replayed - scanned) / 1e9, (System.nanoTime() - replayed) / 1e9,
+                tasks.cpuSeconds());
         if (!readErrors.isEmpty()) {
             readErrors.forEach(e -> err.println("rdmascope fleet: " + e));
             return EXIT_BAD_INPUT; // as check: the report covers the frames before the damage, then status 2
