@@ -290,8 +290,18 @@ public final class FleetJob {
     /** Capture files under INPUT with their vantages, in vantage then name order. */
     private static List<CaptureFile> list(FleetOptions options, Configuration conf, PrintWriter err) throws IOException {
         org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(options.input());
-        FileSystem fs = root.getFileSystem(conf);
-        if (!fs.exists(root) || !fs.getFileStatus(root).isDirectory()) {
+        FileSystem fs;
+        boolean directory;
+        try {
+            fs = root.getFileSystem(conf);
+            directory = fs.exists(root) && fs.getFileStatus(root).isDirectory();
+        } catch (IOException e) {
+            // The input's file system cannot be had (a scheme Hadoop does not know, a name node or store
+            // that does not answer, credentials refused): Hadoop's message alone ("Connection refused")
+            // would not say which input.
+            throw new FleetOptions.UsageError(options.input() + ": " + Scanner.oneLine(rootCause(e)));
+        }
+        if (!directory) {
             throw new FleetOptions.UsageError(options.input() + ": no such directory");
         }
         URI base = fs.makeQualified(root).toUri();

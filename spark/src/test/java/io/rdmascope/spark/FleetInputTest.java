@@ -141,10 +141,11 @@ class FleetInputTest {
     @Test
     void aFileSystemHadoopDoesNotKnowIsOneLine() {
         StringWriter err = new StringWriter();
-        IOException e = assertThrows(IOException.class, () -> FleetJob.run(spark,
+        FleetOptions.UsageError e = assertThrows(FleetOptions.UsageError.class, () -> FleetJob.run(spark,
                 FleetOptions.parse(List.of("nosuchstore://bucket/prefix/", work.resolve("o").toString())),
                 new PrintWriter(err, true)));
-        assertTrue(e.getMessage().contains("nosuchstore") && !e.getMessage().contains("\n"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("nosuchstore://bucket/prefix/: ") && !e.getMessage().contains("\n"),
+                e.getMessage());
     }
 
     private static Run byDirectory;
