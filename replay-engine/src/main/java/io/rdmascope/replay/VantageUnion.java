@@ -321,6 +321,31 @@ public final class VantageUnion {
         return out;
     }
 
+    /**
+     * Whether union frame {@code u} is a packet with an identity, matched across points; false for frames
+     * taken from the first point alone (no BTH: iWARP, TCP, ARP), whose absence elsewhere says nothing.
+     */
+    public boolean identified(long u) {
+        return u > 0 && u <= unionFrames && unionIdentity[(int) u] >= 0;
+    }
+
+    /**
+     * The union frame point {@code point}'s frame {@code frame} was handed out as or matched to, or 0 when
+     * the union did not take it (filtered out, or a frame without identity at a point other than the first).
+     */
+    public long unionFrameOf(int point, long frame) {
+        if (point < 0 || point >= names.size() || frame <= 0) {
+            return 0;
+        }
+        int[] at = frameAt[point];
+        for (int u = 1; u <= unionFrames; u++) {
+            if (at[u] == frame) {
+                return u;
+            }
+        }
+        return 0;
+    }
+
     // ---- the second pass ------------------------------------------------------------------------------
 
     /** Recently handed-out union packets of one identity, for sightings still to come. */

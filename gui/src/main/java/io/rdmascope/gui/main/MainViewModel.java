@@ -372,6 +372,7 @@ public final class MainViewModel {
                 } else {
                     packetList.useVantage(union);
                     sightings.use(union, selection.current().get());
+                    ladder.useVantage(union);
                     loadNote = union.names().size() + " vantage points";
                     if (union.failure() != null) {
                         error.set(union.failure().getMessage());

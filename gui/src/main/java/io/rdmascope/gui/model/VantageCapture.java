@@ -163,6 +163,16 @@ public final class VantageCapture {
         return out;
     }
 
+    /** Whether union frame {@code u} was matched across points by its identity (false: taken from the first point alone). */
+    public boolean identified(int u) {
+        return union.identified(u);
+    }
+
+    /** The union frame that point {@code point}'s own frame {@code frame} is a sighting of, or 0. */
+    public int unionFrameOf(String point, long frame) {
+        return (int) union.unionFrameOf(union.names().indexOf(point), frame);
+    }
+
     /** Union frame {@code u} as the command line's text tells it: every point's frame, "host:12=switch:10". */
     public String text(int u) {
         return String.join("=", sightings(u).stream().map(Sighting::text).toList());
