@@ -1,11 +1,13 @@
 package io.rdmascope.gui.main;
 
 import io.rdmascope.gui.Samples;
+import io.rdmascope.gui.findings.FindingsViewModel;
 import io.rdmascope.gui.ladder.LadderView;
 import io.rdmascope.gui.ladder.LadderViewModel;
 import io.rdmascope.gui.vantage.VantagePalette;
 import javafx.scene.input.MouseButton;
 import javafx.scene.paint.Color;
+import javafx.scene.control.Hyperlink;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
@@ -135,6 +137,36 @@ class VantageUiTest {
         MainWindowDriver.waitUntil(() -> driver.vm.ladder().diagram().get().arrows().size() == 22);
         assertTrue(driver.vm.ladder().diagram().get().lanes().isEmpty());
         assertTrue(Double.isNaN(ladder.laneX(0)));
+    }
+
+    @Test
+    void theFindingsNameEachPointsFramesAndALinkSelectsThePacket(FxRobot robot) {
+        openAll(robot, Samples.vantage("vantage_rc", "requester", "switch", "responder"));
+        robot.interact(() -> driver.view.showTab("Findings"));
+        WaitForAsyncUtils.waitForFxEvents();
+        TableView<FindingsViewModel.Row> findings = driver.view.findings().table();
+        TableColumn<?, ?> points = findings.getColumns().stream().filter(c -> "findingsVantage".equals(c.getId()))
+                .findFirst().orElseThrow();
+        assertTrue(points.isVisible());
+        FindingsViewModel.Row atomicAck = findings.getItems().stream()
+                .filter(r -> r.rule().equals("IB-VP-LOSS-001") && r.vantageText().equals("switch:45=responder:44"))
+                .findFirst().orElseThrow(() -> new AssertionError("no IB-VP-LOSS-001 at switch:45=responder:44"));
+        robot.interact(() -> findings.getSelectionModel().select(atomicAck));
+        WaitForAsyncUtils.waitForFxEvents();
+        List<String> links = robot.lookup("#findingPointFrames .hyperlink").queryAllAs(Hyperlink.class).stream()
+                .map(Hyperlink::getText).toList();
+        assertEquals(List.of("switch:45", "responder:44"), links);
+        robot.interact(() -> driver.vm.selection().select(1));
+        Hyperlink responder = robot.lookup("#findingPointFrames .hyperlink").queryAllAs(Hyperlink.class).stream()
+                .filter(h -> h.getText().equals("responder:44")).findFirst().orElseThrow();
+        robot.clickOn(responder);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals((int) atomicAck.frame(), driver.vm.selection().current().get());
+        assertEquals("switch:45=responder:44", driver.vm.packetList().vantageText((int) atomicAck.frame()));
+
+        driver.open(robot, Samples.scenario("rc_loss_nak"));
+        assertFalse(points.isVisible());
+        assertFalse(robot.lookup("#findingPointFrames").query().isVisible());
     }
 
     private static javafx.scene.image.Image snapshot(FxRobot robot, LadderView ladder) {
