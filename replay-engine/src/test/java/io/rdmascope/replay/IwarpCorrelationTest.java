@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 20, iWARP: two vantage points made from a real iWARP capture whose truth is known by construction.
+ * Issue 20, iWARP: two vantage points made from an iWARP capture (real ones from ../shared/captures-hard, and
+ * committed generated cases) whose truth is known by construction.
  * Point "host" is the capture itself, on the MPA initiator's side; point "switch" sees the same frames with a
  * clock {@code THETA} ahead, the initiator's segments {@code TO_SWITCH} later and the responder's
  * {@code TO_HOST} earlier (it sits between the hosts). Planted: one of the initiator's data segments lost
@@ -40,6 +41,15 @@ class IwarpCorrelationTest {
         boolean iwarp() {
             return direction >= 0;
         }
+    }
+
+    /** A committed generated case ("case:NAME") or a real capture of ../shared/captures-hard (skipped when absent). */
+    private static Path capture(String name) {
+        if (name.startsWith("case:")) {
+            String c = name.substring(5);
+            return SharedFiles.sampleCases().resolve(c).resolve(c + ".pcap");
+        }
+        return SharedFiles.hardCapture(name);
     }
 
     private static List<Seen> read(Path capture) throws IOException {
@@ -133,9 +143,9 @@ class IwarpCorrelationTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"ajbanjara_Wireshark_iwarp_rdma__read.pcap",
-            "ajbanjara_Wireshark_iwarp_rdma__read_write_long_run_mrkr.pcap"})
+            "ajbanjara_Wireshark_iwarp_rdma__read_write_long_run_mrkr.pcap", "case:iwarp_rdma_ops"})
     void everySegmentIsMatchedTheOffsetFoundAndTheLossLocated(String name) throws IOException {
-        Run run = plant(read(SharedFiles.hardCapture(name)));
+        Run run = plant(read(capture(name)));
         Correlation.Result r = correlate(run);
 
         // every iWARP segment (the retransmission a copy of its original) is one packet; the switch saw all
@@ -175,9 +185,9 @@ class IwarpCorrelationTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"ajbanjara_Wireshark_iwarp_rdma__read.pcap",
-            "ajbanjara_Wireshark_iwarp_rdma__read_write_long_run_mrkr.pcap"})
+            "ajbanjara_Wireshark_iwarp_rdma__read_write_long_run_mrkr.pcap", "case:iwarp_rdma_ops"})
     void theUnionMatchesEachSegmentOnceAndKeepsTheRetransmissionApart(String name) throws IOException {
-        Run run = plant(read(SharedFiles.hardCapture(name)));
+        Run run = plant(read(capture(name)));
         VantageUnion u = VantageUnion.index(List.of(point("host", run.host()), point("switch", run.atSwitch())),
                 CHAIN, d -> true, -1);
         List<Frame> union = new ArrayList<>();
