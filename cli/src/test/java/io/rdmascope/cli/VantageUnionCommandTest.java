@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.LongPredicate;
 
 import static io.rdmascope.cli.CliHabitsTest.sample;
@@ -115,7 +116,9 @@ class VantageUnionCommandTest {
     void sarifOfAUnionLocatesEachFindingInEveryPointsOwnCapture() throws Exception {
         Cli run = Cli.run(vantageRc("check", "--union", "--report", "sarif"));
         assertEquals(0, run.status(), run.err());
-        JsonNode results = JSON.readTree(run.out()).get("runs").get(0).get("results");
+        JsonNode log = JSON.readTree(run.out());
+        assertEquals(List.of(), SarifValidator.validate(log, false), "SARIF 2.1.0's definitions");
+        JsonNode results = log.get("runs").get(0).get("results");
         JsonNode atomicAck = null;
         JsonNode lostRequest = null;
         for (JsonNode r : results) {
