@@ -46,6 +46,8 @@ public final class Correlation {
 
     private final List<String> names;
     private final PacketFacts facts = new PacketFacts();
+    /** The CRC of an iWARP segment's first bytes, reused frame after frame. */
+    private final CRC32C segmentCrc = new CRC32C();
     private final long[] framesRead;
 
     // ---- directions of traffic: one per (address kind, source, destination) ----------------------------
@@ -146,9 +148,9 @@ public final class Correlation {
         } else {
             int start = d.layerStart(tcp) + (d.u8(d.layerStart(tcp) + 12) >> 4) * 4;
             int hashed = Math.max(0, Math.min(IWARP_HASHED_BYTES, Math.min(f.payloadLength(), d.capturedLength() - start)));
-            CRC32C crc = new CRC32C();
-            crc.update(d.buffer().duplicate().position(d.base() + start).limit(d.base() + start + hashed));
-            key = (long) f.payloadLength() << 32 | crc.getValue();
+            segmentCrc.reset();
+            segmentCrc.update(d.buffer().duplicate().position(d.base() + start).limit(d.base() + start + hashed));
+            key = (long) f.payloadLength() << 32 | segmentCrc.getValue();
             // Not the opcode of the FPDUs it completes: which those are depends on the segments a point saw
             // before this one (a point that missed one completes none), and the identity must not.
             opcode = IWARP_SEGMENT;
