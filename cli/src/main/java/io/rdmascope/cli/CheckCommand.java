@@ -32,7 +32,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -150,7 +152,7 @@ final class CheckCommand implements Callable<Integer> {
             // hint replays the same union.
             checks.add(new CaptureCheck(union ? String.join(" ", files) : files.get(i), findings, results,
                     replay.failure() == null ? null : Main.oneLine(replay.failure()), rootCausesOnly,
-                    replay.vantage() == null ? null : replay.vantage()::sightings));
+                    replay.vantage() == null ? null : replay.vantage().union()::sightings, pointFiles(points)));
             if (firstFailure == null) {
                 firstFailure = replay.failure();
             }
@@ -178,6 +180,13 @@ final class CheckCommand implements Callable<Integer> {
             throw firstFailure;
         }
         return run.passed() ? Main.EXIT_OK : EXIT_FAILED;
+    }
+
+    /** Each vantage point's name and its capture's path as given, in the order named (none without --union). */
+    private static Map<String, String> pointFiles(List<VantageInput> points) {
+        Map<String, String> out = new LinkedHashMap<>();
+        points.forEach(p -> out.put(p.name(), p.file().toString()));
+        return out;
     }
 
     private static Severity severity(String text) {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.LongPredicate;
 
 import static io.rdmascope.cli.CliHabitsTest.sample;
@@ -93,6 +94,74 @@ class VantageUnionCommandTest {
         assertEquals(2, JSON.readTree(apart.out()).get("captures").size(), apart.out());
         Cli text = Cli.run("check", "--union", "host=" + capture, shifted.toString());
         assertTrue(text.out().contains("host:5=mirror:5"), text.out());
+    }
+
+    /** The three points of the committed run vantage_rc as NAME=FILE arguments after {@code before}. */
+    private static String[] vantageRc(String... before) {
+        Path cases = Path.of(sample("rc_loss_nak")).getParent().getParent().resolve("vantage_rc");
+        String[] out = java.util.Arrays.copyOf(before, before.length + 3);
+        int i = before.length;
+        for (String point : new String[] {"requester", "switch", "responder"}) {
+            out[i++] = point + "=" + cases.resolve(point + ".pcapng");
+        }
+        return out;
+    }
+
+    private static String file(String point) {
+        return Path.of(sample("rc_loss_nak")).getParent().getParent().resolve("vantage_rc").resolve(point + ".pcapng")
+                .toString();
+    }
+
+    @Test
+    void sarifOfAUnionLocatesEachFindingInEveryPointsOwnCapture() throws Exception {
+        Cli run = Cli.run(vantageRc("check", "--union", "--report", "sarif"));
+        assertEquals(0, run.status(), run.err());
+        JsonNode log = JSON.readTree(run.out());
+        assertEquals(List.of(), SarifValidator.validate(log, false), "SARIF 2.1.0's definitions");
+        JsonNode results = log.get("runs").get(0).get("results");
+        JsonNode atomicAck = null;
+        JsonNode lostRequest = null;
+        for (JsonNode r : results) {
+            String sightings = r.get("properties").get("sightings").get(0).toString();
+            if (r.get("ruleId").asText().equals("IB-VP-LOSS-001") && sightings.equals("[\"switch:45\",\"responder:44\"]")) {
+                atomicAck = r;
+            }
+            if (r.get("ruleId").asText().equals("IB-RC-PSN-001") && sightings.equals("[\"requester:20\"]")) {
+                lostRequest = r;
+            }
+        }
+        assertTrue(atomicAck != null && lostRequest != null, results.toString());
+        // seen at two points: a location in each one's own file at its own frame number
+        JsonNode locations = atomicAck.get("locations");
+        assertEquals(2, locations.size(), locations.toString());
+        assertEquals(file("switch"), locations.get(0).at("/physicalLocation/artifactLocation/uri").asText());
+        assertEquals(45, locations.get(0).at("/physicalLocation/region/startLine").asInt());
+        assertEquals(file("responder"), locations.get(1).at("/physicalLocation/artifactLocation/uri").asText());
+        assertEquals(44, locations.get(1).at("/physicalLocation/region/startLine").asInt());
+        assertEquals("conversation 1", locations.get(0).at("/logicalLocations/0/name").asText());
+        assertTrue(atomicAck.at("/message/text").asText().contains("frame switch:45=responder:44"),
+                atomicAck.at("/message/text").asText());
+        // the union frame stays in properties.frames
+        long unionFrame = atomicAck.at("/properties/frames/0").asLong();
+        assertTrue(unionFrame > 0);
+        assertEquals(1, lostRequest.get("locations").size());
+        assertEquals(file("requester"),
+                lostRequest.at("/locations/0/physicalLocation/artifactLocation/uri").asText());
+        assertEquals(20, lostRequest.at("/locations/0/physicalLocation/region/startLine").asInt());
+    }
+
+    @Test
+    void junitOfAUnionNamesThePointsAndTheirFrames() throws Exception {
+        Cli run = Cli.run(vantageRc("check", "--union", "--report", "junit", "--fail-on", "warning"));
+        String xml = run.out();
+        assertTrue(xml.contains("<property name=\"vantage point requester\" value=\"" + file("requester") + "\"/>"), xml);
+        assertTrue(xml.contains("<property name=\"vantage point responder\" value=\"" + file("responder") + "\"/>"), xml);
+        int vp = xml.indexOf("name=\"IB-VP-LOSS-001");
+        assertTrue(vp > 0, xml);
+        String testcase = xml.substring(vp, xml.indexOf("</testcase>", vp));
+        assertTrue(testcase.contains("frames responder:40, switch:45=responder:44"), testcase);
+        assertTrue(testcase.contains("frame responder:40, conversation 2: "), testcase);
+        assertTrue(testcase.contains("frame switch:45=responder:44, conversation 1: "), testcase);
     }
 
     @Test

@@ -27,7 +27,7 @@ import java.util.function.BooleanSupplier;
  * diagram, the charts and the Diagnosis pane. Needs a display; {@code gui/screenshots.sh} starts a private Xvfb when
  * there is none and runs this with the test classpath.
  *
- * <pre>gui/screenshots.sh            # writes docs/gui-main.png, docs/gui-ladder.png, docs/gui-charts.png,
+ * <pre>gui/screenshots.sh            # writes docs/gui-main.png, docs/gui-ladder.png, docs/gui-ladder-vantage.png, docs/gui-charts.png,
  *                               docs/gui-diagnosis.png, docs/charts/ (the Charts tab on each real capture in
  *                               ../shared/captures and on a generated 3-node NCCL-like run, and its I/O graph), and
  *                               on ../shared/captures/linlinw5_rdma_read_bw.pcap docs/gui-main-real.png,
@@ -86,6 +86,23 @@ public final class Screenshots {
         waitFor(() -> fxQuiet(() -> vm.ladder().diagram().get().arrows().size() == 22));
         settle();
         save(stage.getScene(), out.resolve("gui-ladder.png"));
+
+        // 2b. The ladder of the three-point run vantage_rc (issue 20): a lane per vantage point, each hop slanted by
+        // its one-way delay, the request lost between requester and switch selected.
+        fx(() -> {
+            vm.open(Samples.vantage("vantage_rc", "requester", "switch", "responder"));
+            return null;
+        });
+        waitFor(() -> fxQuiet(() -> !vm.loading().get() && vm.analysis().get() != null
+                && vm.packetList().vantage().get() != null));
+        fx(() -> {
+            vm.conversations().selected().set("1");
+            vm.selection().select(vm.packetList().vantage().get().unionFrameOf("requester", 20));
+            return null;
+        });
+        waitFor(() -> fxQuiet(() -> vm.ladder().diagram().get().lanes().size() == 3));
+        settle();
+        save(stage.getScene(), out.resolve("gui-ladder-vantage.png"));
 
         // 3. Charts over generated mixed traffic: six QPs of WRITE, SEND and READ with a few NAKs and go-back-N.
         Path dir = Files.createTempDirectory("rdmascope-shots");

@@ -1,12 +1,16 @@
 package io.rdmascope.replay;
 
 import io.rdmascope.dissect.Dissection;
+import io.rdmascope.proto.ip.Transport;
+import io.rdmascope.proto.iwarp.IwarpConnection;
+import io.rdmascope.proto.iwarp.IwarpFrame;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.CRC32C;
 
 /**
  * The same traffic captured at several vantage points, as one story (issue 20): which packets each
@@ -16,7 +20,9 @@ import java.util.Map;
  * <p><b>Identity.</b> A RoCE or InfiniBand packet is the same packet at two points when its
  * addresses, destination QP, PSN, opcode and ICRC agree (the ICRC covers every field no switch may
  * change, payload included). A resent packet carries the same bytes, so identical packets are told
- * apart by order: the k-th copy at one point is the k-th at another.
+ * apart by order: the k-th copy at one point is the k-th at another. A TCP segment of an iWARP connection is
+ * the same segment when its addresses, ports, sequence number and bytes agree ({@link #identifyIwarp}); a TCP
+ * retransmission is another copy of it.
  *
  * <p><b>Clock offsets.</b> For points A and B, θ is B's clock minus A's. A packet going from A's side
  * to B's side arrives at B after it passed A: {@code tB − tA = θ + d} with {@code d ≥ 0}, so θ is at
@@ -40,6 +46,8 @@ public final class Correlation {
 
     private final List<String> names;
     private final PacketFacts facts = new PacketFacts();
+    /** The CRC of an iWARP segment's first bytes, reused frame after frame. */
+    private final CRC32C segmentCrc = new CRC32C();
     private final long[] framesRead;
 
     // ---- directions of traffic: one per (address kind, source, destination) ----------------------------
@@ -103,23 +111,91 @@ public final class Correlation {
     int identify(int point, Dissection d) {
         framesRead[point]++;
         if (!facts.read(d) || facts.headersCut || facts.opcode == null) {
-            return -1;
+            return identifyIwarp(point, d);
         }
         int direction = direction(facts.addressKind, facts.srcHi, facts.srcLo, facts.dstHi, facts.dstLo);
         int number = packet(direction, facts.destQp, facts.psn, facts.opcode.code(), facts.icrcValue());
+        sighted(point, number, facts.timeNanos, facts.frame);
+        return number;
+    }
+
+    /**
+     * A TCP segment of an iWARP connection (one the dissector follows from its MPA Request) as a packet:
+     * addresses, the two ports, the TCP sequence number, and what no two different segments there share: for
+     * a segment with payload, its length and a CRC-32C of its first {@link #IWARP_HASHED_BYTES} bytes (the MPA
+     * length, the DDP/RDMAP headers, and for a short FPDU its MPA CRC: bytes no switch changes); for one
+     * without (an ACK, a FIN), its acknowledgement number and flags. A TCP retransmission carries the same
+     * sequence and bytes: it is another copy of the same packet, counted per point as a resent RoCE packet is.
+     * Returns -1 for frames of no iWARP connection.
+     */
+    private int identifyIwarp(int point, Dissection d) {
+        IwarpFrame f = IwarpFrame.of(d);
+        int tcp = f == null ? -1 : d.find(Transport.TCP);
+        if (tcp < 0 || d.layerLength(tcp) < 20) {
+            return -1;
+        }
+        IwarpConnection c = f.connection();
+        int from = f.direction();
+        int kind = c.family() == 6 ? Address.IPV6 : Address.IPV4;
+        int direction = direction(kind, c.addressHi(from), c.addressLo(from), c.addressHi(1 - from),
+                c.addressLo(1 - from));
+        int ports = c.port(from) << 16 | c.port(1 - from);
+        long key;
+        int opcode;
+        if (f.payloadLength() == 0) {
+            key = NO_PAYLOAD | (long) (f.flags() & 0xFFF) << 32 | (f.ack() & 0xFFFF_FFFFL);
+            opcode = IWARP_NO_PAYLOAD;
+        } else {
+            int start = d.layerStart(tcp) + (d.u8(d.layerStart(tcp) + 12) >> 4) * 4;
+            int hashed = Math.max(0, Math.min(IWARP_HASHED_BYTES, Math.min(f.payloadLength(), d.capturedLength() - start)));
+            segmentCrc.reset();
+            segmentCrc.update(d.buffer().duplicate().position(d.base() + start).limit(d.base() + start + hashed));
+            key = (long) f.payloadLength() << 32 | segmentCrc.getValue();
+            // Not the opcode of the FPDUs it completes: which those are depends on the segments a point saw
+            // before this one (a point that missed one completes none), and the identity must not.
+            opcode = IWARP_SEGMENT;
+        }
+        int number = packet(direction, ports, f.seq(), opcode, key);
+        sighted(point, number, d.frame().timeNanos(), d.frame().number());
+        return number;
+    }
+
+    /** Opcodes of iWARP segments, above the 8-bit BTH opcodes: without payload, with payload. */
+    private static final int IWARP_NO_PAYLOAD = 0x100;
+    private static final int IWARP_SEGMENT = 0x101;
+    /** Payload bytes of an iWARP segment its identity hashes (the MPA, DDP and RDMAP headers fit well within). */
+    static final int IWARP_HASHED_BYTES = 96;
+    /** Marks an iWARP segment's key as an acknowledgement's (its payload key has the length there, never 2³¹). */
+    private static final long NO_PAYLOAD = 1L << 63;
+
+    /** Whether packet {@code number} is an iWARP TCP segment rather than a RoCE/InfiniBand packet. */
+    boolean isIwarp(int number) {
+        return pOpcode[number] >= IWARP_NO_PAYLOAD;
+    }
+
+    /** "Reliable Connection (RC) - SEND Only" for a BTH opcode; for iWARP, what kind of TCP segment. */
+    static String opcodeName(int opcode) {
+        return switch (opcode) {
+            case IWARP_NO_PAYLOAD -> "iWARP connection's TCP segment without payload";
+            case IWARP_SEGMENT -> "iWARP connection's TCP segment";
+            default -> io.rdmascope.proto.ib.Opcodes.of(opcode).name();
+        };
+    }
+
+    /** A copy of packet {@code number} at {@code point}, its frame and time. */
+    private void sighted(int point, int number, long timeNanos, long frameNumber) {
         int seen = copies[point][number]++;
         if (seen == 0) {
-            firstTime[point][number] = facts.timeNanos;
+            firstTime[point][number] = timeNanos;
         }
-        lastFrame[point][number] = facts.frame;
-        if (point == 0 && facts.frame > 0 && facts.frame < Integer.MAX_VALUE) {
-            int f = (int) facts.frame;
+        lastFrame[point][number] = frameNumber;
+        if (point == 0 && frameNumber > 0 && frameNumber < Integer.MAX_VALUE) {
+            int f = (int) frameNumber;
             if (f >= firstPointPacket.length) {
                 firstPointPacket = Arrays.copyOf(firstPointPacket, Math.max(f + 1, firstPointPacket.length * 2));
             }
             firstPointPacket[f] = number + 1;
         }
-        return number;
     }
 
     /** Distinct packets so far. */
@@ -631,7 +707,7 @@ public final class Correlation {
                     int seenAt = wire ? a : b;
                     int missing = wire ? b : a;
                     out.add(new Loss(texts.get(direction), pQp[i], pPsn[i],
-                            io.rdmascope.proto.ib.Opcodes.of(pOpcode[i]).name(), Math.abs(atA - atB),
+                            opcodeName(pOpcode[i]), Math.abs(atA - atB),
                             names.get(seenAt), lastFrame[seenAt][i], names.get(missing), wire));
                 }
             }

@@ -35,7 +35,7 @@ import java.util.function.Predicate;
  * retransmission is never folded into its original. The window is twice the largest one-way delay plus
  * twice the largest offset bound, plus 10 µs; a millisecond when some point's offset is unknown.
  *
- * <p><b>Frames that carry no identity</b> (anything without a BTH: iWARP, ARP, TCP) are taken from the
+ * <p><b>Frames that carry no identity</b> (anything without a BTH outside an iWARP connection: ARP, TCP) are taken from the
  * first point only: the union cannot tell two points' copies of them apart (docs/correlate.md).
  *
  * <p><b>Numbers and times.</b> Union frames are numbered 1, 2, … in the order handed out; their time is the
@@ -321,6 +321,31 @@ public final class VantageUnion {
         return out;
     }
 
+    /**
+     * Whether union frame {@code u} is a packet with an identity, matched across points; false for frames
+     * taken from the first point alone (no BTH and no iWARP connection: TCP, ARP), whose absence elsewhere says nothing.
+     */
+    public boolean identified(long u) {
+        return u > 0 && u <= unionFrames && unionIdentity[(int) u] >= 0;
+    }
+
+    /**
+     * The union frame point {@code point}'s frame {@code frame} was handed out as or matched to, or 0 when
+     * the union did not take it (filtered out, or a frame without identity at a point other than the first).
+     */
+    public long unionFrameOf(int point, long frame) {
+        if (point < 0 || point >= names.size() || frame <= 0) {
+            return 0;
+        }
+        int[] at = frameAt[point];
+        for (int u = 1; u <= unionFrames; u++) {
+            if (at[u] == frame) {
+                return u;
+            }
+        }
+        return 0;
+    }
+
     // ---- the second pass ------------------------------------------------------------------------------
 
     /** Recently handed-out union packets of one identity, for sightings still to come. */
@@ -509,8 +534,8 @@ public final class VantageUnion {
         List<Observation> out = new ArrayList<>();
         for (int u = 1; u <= unionFrames; u++) {
             int id = unionIdentity[u];
-            if (id < 0) {
-                continue;
+            if (id < 0 || packets.isIwarp(id)) {
+                continue; // both rules judge InfiniBand transport packets (a BTH's opcode and PSN)
             }
             if (previousCopy[id] > 0) {
                 senderSideDuplicate(previousCopy[id], u, id, replay, out);

@@ -1,5 +1,6 @@
 package io.rdmascope.cli.reports;
 
+import io.rdmascope.replay.VantageUnion;
 import io.rdmascope.rules.Expectations;
 import io.rdmascope.rules.Finding;
 import io.rdmascope.rules.Rules;
@@ -19,25 +20,35 @@ import java.util.function.LongFunction;
  * @param expectations one result per expectation of the {@code --expect} file, in file order
  * @param readError    one line naming the damage, or null when the file was read to its end
  * @param rootCausesOnly {@code --root-causes}: only findings that are root causes can fail the capture
- * @param sightings    for a union of several vantage points (issue 20, {@code check --union}): the
- *                     "NAME:frame"s of each capture that saw a union frame; null for one capture
+ * @param sightings    for a union of several vantage points (issue 20, {@code check --union}): each point's
+ *                     own frame of a union frame, in the order the points were named; null for one capture
+ * @param pointFiles   for a union: each point's name and its capture's path as the user gave it, in the order
+ *                     named (reports locate a finding in each point's own file); empty for one capture
  */
 public record CaptureCheck(String capture, List<Finding> findings, List<Expectations.Result> expectations,
-                           String readError, boolean rootCausesOnly, LongFunction<List<String>> sightings) {
+                           String readError, boolean rootCausesOnly, LongFunction<List<VantageUnion.Sighting>> sightings,
+                           Map<String, String> pointFiles) {
     public CaptureCheck {
         findings = List.copyOf(findings);
         expectations = List.copyOf(expectations);
+        pointFiles = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(pointFiles));
     }
 
     public CaptureCheck(String capture, List<Finding> findings, List<Expectations.Result> expectations,
                         String readError, boolean rootCausesOnly) {
-        this(capture, findings, expectations, readError, rootCausesOnly, null);
+        this(capture, findings, expectations, readError, rootCausesOnly, null, Map.of());
+    }
+
+    /** Each point's own frame of union frame {@code frame}; empty for one capture. */
+    public List<VantageUnion.Sighting> sightingsOf(long frame) {
+        return sightings == null ? List.of() : sightings.apply(frame);
     }
 
     /** Frame {@code frame} as the text reports name it: its number, or for a union every point's frame. */
     public String frameText(long frame) {
-        List<String> seen = sightings == null ? List.of() : sightings.apply(frame);
-        return seen.isEmpty() ? Long.toString(frame) : String.join("=", seen);
+        List<VantageUnion.Sighting> seen = sightingsOf(frame);
+        return seen.isEmpty() ? Long.toString(frame)
+                : String.join("=", seen.stream().map(VantageUnion.Sighting::text).toList());
     }
 
     public CaptureCheck(String capture, List<Finding> findings, List<Expectations.Result> expectations,

@@ -51,7 +51,7 @@ public final class JsonReport implements Report {
                 ArrayNode sightings = one.putArray("sightings"); // issue 20: one array per frame, "NAME:frame"s
                 for (long frame : f.frames()) {
                     ArrayNode seen = sightings.addArray();
-                    c.sightings().apply(frame).forEach(seen::add);
+                    c.sightingsOf(frame).forEach(s -> seen.add(s.text()));
                 }
             }
         }

@@ -22,6 +22,10 @@ import java.util.Map;
  * are listed in its {@code system-out}. A capture cut short by damage gets a test case
  * {@code rdmascope.capture / read} with an {@code error}.
  *
+ * <p>A union of several vantage points ({@code check --union}, issue 20) is one suite named by its inputs, with
+ * a property per point ({@code vantage point NAME}: its capture's path); findings name their frames as every
+ * point's own frames ("requester:20=switch:18"), as the text report does.
+ *
  * <p>Deterministic: every {@code time} is 0, and there is no {@code timestamp} or {@code hostname}
  * (both optional in the format).
  */
@@ -81,10 +85,10 @@ public final class JunitReport implements Report {
                 continue;
             }
             Severity severity = Severity.parse(findings.get(0).severity());
-            String listing = listing(findings);
+            String listing = listing(findings, c);
             if (findings.stream().anyMatch(f -> c.fails(f, run.failOn()))) {
                 String message = findings.size() + " " + severity.id() + " finding" + (findings.size() == 1 ? "" : "s")
-                        + ": " + TextReport.frames(findings) + "; " + TextReport.conversations(findings);
+                        + ": " + TextReport.frames(findings, c::frameText) + "; " + TextReport.conversations(findings);
                 cases.add(new Case(RULES, name, message, severity.id(), listing, false, null));
             } else {
                 cases.add(new Case(RULES, name, null, null, null, false, findings.size() + " " + severity.id()
@@ -100,10 +104,10 @@ public final class JunitReport implements Report {
     }
 
     /** One line per finding: where it is and what the engine saw (every finding, unlike the message). */
-    private static String listing(List<Finding> findings) {
+    private static String listing(List<Finding> findings, CaptureCheck c) {
         StringBuilder sb = new StringBuilder();
         for (Finding f : findings) {
-            sb.append(f.frames().isEmpty() ? "no frame" : "frame " + f.frames().get(0))
+            sb.append(f.frames().isEmpty() ? "no frame" : "frame " + c.frameText(f.frames().get(0)))
                     .append(f.conversation() == null ? "" : ", conversation " + f.conversation())
                     .append(": ").append(f.detail()).append('\n');
         }
@@ -118,6 +122,7 @@ public final class JunitReport implements Report {
                 .append("\" skipped=\"0\" time=\"0\">\n");
         sb.append("    <properties>\n");
         property(sb, "capture", c.capture());
+        c.pointFiles().forEach((point, file) -> property(sb, "vantage point " + point, file));
         property(sb, "fail-on", run.failOn().id());
         property(sb, "verdict", CheckRun.verdict(c.passed(run.failOn())));
         property(sb, "rdmascope.version", run.toolVersion());

@@ -2,6 +2,7 @@ package io.rdmascope.cli.reports;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rdmascope.replay.VantageUnion;
 import io.rdmascope.rules.Finding;
 import io.rdmascope.rules.Rule;
 import io.rdmascope.rules.RuleCatalog;
@@ -36,6 +37,12 @@ import java.util.Map;
  * the same limit for binary files and also sets startLine); frame numbers are also what a user
  * types into Wireshark's "Go to packet". A finding no frame shows gets no region: the alert is about
  * the whole file. The conversation is a {@code logicalLocation} ("conversation 3").
+ *
+ * <p><b>Several vantage points</b> ({@code check --union}, issue 20): the union's frames are no file's, so a
+ * finding is located in each point's own capture that saw its first frame, one {@code location} per point in
+ * the order named (GitHub shows the first), its region that point's own frame numbers; the union frames stay
+ * in {@code properties.frames} and each frame's "NAME:frame"s in {@code properties.sightings}, as
+ * {@code --report json} gives them. A finding no point's frame shows is located in every point's file.
  *
  * <p><b>Fingerprints.</b> GitHub's upload action computes {@code primaryLocationLineHash} by hashing
  * the text of the cited line, which for a binary capture is arbitrary bytes; results therefore also
@@ -79,7 +86,7 @@ public final class SarifReport implements Report {
             String uri = uri(c.capture());
             Map<String, Integer> seen = new HashMap<>();
             for (Finding f : c.findings()) {
-                results.add(result(f, uri, catalog, seen));
+                results.add(result(f, c, uri, catalog, seen));
             }
         }
         Json.write(out, log);
@@ -160,7 +167,8 @@ public final class SarifReport implements Report {
         return inv;
     }
 
-    private static ObjectNode result(Finding f, String uri, List<Rule> catalog, Map<String, Integer> seen) {
+    private static ObjectNode result(Finding f, CaptureCheck c, String uri, List<Rule> catalog,
+                                     Map<String, Integer> seen) {
         ObjectNode r = Json.object();
         r.put("ruleId", f.rule());
         int index = indexOf(catalog, f.rule());
@@ -168,19 +176,15 @@ public final class SarifReport implements Report {
             r.put("ruleIndex", index);
         }
         r.put("level", f.severity());
-        String where = (f.frames().isEmpty() ? "no single frame" : "frame " + f.frames().get(0))
+        String where = (f.frames().isEmpty() ? "no single frame" : "frame " + c.frameText(f.frames().get(0)))
                 + (f.conversation() == null ? "" : ", conversation " + f.conversation());
         r.putObject("message").put("text", f.summary() + " (" + where + "): " + f.detail() + ".");
-        ObjectNode location = r.putArray("locations").addObject();
-        ObjectNode physical = location.putObject("physicalLocation");
-        physical.putObject("artifactLocation").put("uri", uri);
-        if (!f.frames().isEmpty()) {
-            ObjectNode region = physical.putObject("region");
-            region.put("startLine", f.frames().get(0));
-            region.put("endLine", f.frames().get(f.frames().size() - 1));
-        }
-        if (f.conversation() != null) {
-            location.putArray("logicalLocations").addObject().put("name", "conversation " + f.conversation());
+        ArrayNode locations = r.putArray("locations");
+        if (c.pointFiles().isEmpty()) {
+            location(locations, f, uri, f.frames().isEmpty() ? 0 : f.frames().get(0),
+                    f.frames().isEmpty() ? 0 : f.frames().get(f.frames().size() - 1));
+        } else {
+            pointLocations(locations, f, c);
         }
         String hash = hash(f.rule() + '\u0000' + f.conversation() + '\u0000' + f.frames() + '\u0000' + f.detail());
         int occurrence = seen.merge(hash, 1, Integer::sum);
@@ -188,8 +192,50 @@ public final class SarifReport implements Report {
         ObjectNode properties = r.putObject("properties");
         ArrayNode frames = properties.putArray("frames");
         f.frames().forEach(frames::add);
+        if (!c.pointFiles().isEmpty()) {
+            ArrayNode sightings = properties.putArray("sightings");
+            for (long frame : f.frames()) {
+                ArrayNode one = sightings.addArray();
+                c.sightingsOf(frame).forEach(s -> one.add(s.text()));
+            }
+        }
         properties.put("conversation", f.conversation());
         return r;
+    }
+
+    /** A location in {@code uri}: frames {@code first}..{@code last} as lines (0: no region, the whole file). */
+    private static void location(ArrayNode locations, Finding f, String uri, long first, long last) {
+        ObjectNode location = locations.addObject();
+        ObjectNode physical = location.putObject("physicalLocation");
+        physical.putObject("artifactLocation").put("uri", uri);
+        if (first > 0) {
+            ObjectNode region = physical.putObject("region");
+            region.put("startLine", first);
+            region.put("endLine", Math.max(first, last));
+        }
+        if (f.conversation() != null) {
+            location.putArray("logicalLocations").addObject().put("name", "conversation " + f.conversation());
+        }
+    }
+
+    /**
+     * A union's finding in each point's own capture: every point that saw its first frame, from that frame to
+     * the point's own frame of the finding's last frame (or its first again when the point did not see the
+     * last); every point's file without a region when no point's frame shows the finding.
+     */
+    private static void pointLocations(ArrayNode locations, Finding f, CaptureCheck c) {
+        List<VantageUnion.Sighting> first = f.frames().isEmpty() ? List.of() : c.sightingsOf(f.frames().get(0));
+        List<VantageUnion.Sighting> last = f.frames().isEmpty() ? List.of()
+                : c.sightingsOf(f.frames().get(f.frames().size() - 1));
+        if (first.isEmpty()) {
+            c.pointFiles().values().forEach(file -> location(locations, f, uri(file), 0, 0));
+            return;
+        }
+        for (VantageUnion.Sighting s : first) {
+            long end = last.stream().filter(l -> l.point().equals(s.point())).mapToLong(VantageUnion.Sighting::frame)
+                    .findFirst().orElse(s.frame());
+            location(locations, f, uri(c.pointFiles().get(s.point())), s.frame(), end);
+        }
     }
 
     private static int indexOf(List<Rule> catalog, String id) {

@@ -8,6 +8,7 @@ import io.rdmascope.gui.model.Formats;
 import io.rdmascope.gui.model.FrameDecoder;
 import io.rdmascope.gui.model.FrameIndex;
 import io.rdmascope.gui.model.FrameSelection;
+import io.rdmascope.gui.model.VantageCapture;
 import io.rdmascope.gui.util.AppExecutors;
 import io.rdmascope.gui.util.Job;
 import io.rdmascope.proto.ib.InfiniBand;
@@ -61,20 +62,50 @@ public final class LadderViewModel {
     /**
      * One frame of the conversation.
      *
-     * @param fromA     true when side A sent it (left to right)
-     * @param label     operation and PSN, e.g. "RDMA WRITE First PSN=15278828"
-     * @param timeLabel seconds since the first frame of the capture
+     * @param fromA      true when side A sent it (left to right)
+     * @param label      operation and PSN, e.g. "RDMA WRITE First PSN=15278828"
+     * @param timeLabel  seconds since the first frame of the capture
+     * @param path       with several vantage points: the lanes that saw this packet in the order it passed
+     *                   them, each with its delay after the first of them (clocks corrected); empty for one
+     *                   capture, and for a frame the union takes from the first point alone (no identity)
+     * @param stopsShort with several vantage points: the packet never reached the next lane on its way, which
+     *                   saw other packets going that way: lost (or missed) after the last lane of its path
      */
     public record Arrow(int frame, long timeNanos, boolean fromA, Kind kind, Set<Mark> marks, String label,
-                        String timeLabel) {
+                        String timeLabel, List<Stop> path, boolean stopsShort) {
         public boolean is(Mark m) {
             return marks.contains(m);
         }
     }
 
-    /** A whole diagram: the two lifelines' titles and the arrows, top to bottom. */
-    public record Diagram(String conversation, String sideA, String sideB, List<Arrow> arrows) {
-        static final Diagram EMPTY = new Diagram(null, "", "", List.of());
+    /**
+     * A sighting on an arrow's path: the lane (index into {@link Diagram#lanes()}), the point's own frame, and
+     * the time since the arrow's first sighting on the first point's clock: the measured one-way delay.
+     */
+    public record Stop(int lane, int frame, long afterFirstNanos) {
+    }
+
+    /** A vantage point's lifeline: its name and its place in the order the points were named (its colour). */
+    public record Lane(String point, int pointIndex) {
+    }
+
+    /**
+     * A whole diagram: the two sides' titles, the vantage points' lanes from side A's to side B's (empty for
+     * one capture: side A's and side B's lifelines then), and the arrows, top to bottom.
+     */
+    public record Diagram(String conversation, String sideA, String sideB, List<Lane> lanes, List<Arrow> arrows) {
+        static final Diagram EMPTY = new Diagram(null, "", "", List.of(), List.of());
+
+        /** The longest first-to-last sighting of any arrow: the slant of the steepest arrow. */
+        public long longestPathNanos() {
+            long longest = 0;
+            for (Arrow a : arrows) {
+                for (Stop s : a.path()) {
+                    longest = Math.max(longest, s.afterFirstNanos());
+                }
+            }
+            return longest;
+        }
     }
 
     public static final double MIN_ROW = 10;
@@ -89,6 +120,7 @@ public final class LadderViewModel {
     private FrameIndex index;
     private DissectorChain chain = DissectorChain.standard();
     private CaptureAnalysis analysis;
+    private VantageCapture vantage;
     private String conversation;
     private Job job;
 
@@ -135,6 +167,7 @@ public final class LadderViewModel {
         index = newIndex;
         chain = newChain;
         analysis = null;
+        vantage = null;
         diagram.set(Diagram.EMPTY);
         status.set("The ladder diagram appears when the replay has finished.");
     }
@@ -142,6 +175,15 @@ public final class LadderViewModel {
     /** The replay's result (null: none yet). */
     public void show(CaptureAnalysis newAnalysis) {
         analysis = newAnalysis;
+        showConversation(conversation);
+    }
+
+    /**
+     * Several vantage points' union is open (null: one capture): each conversation is drawn with one lane
+     * per point that saw it. The union may arrive after the replay's result; the diagram is drawn again.
+     */
+    public void useVantage(VantageCapture union) {
+        vantage = union;
         showConversation(conversation);
     }
 
@@ -166,15 +208,18 @@ public final class LadderViewModel {
         CaptureAnalysis a = analysis;
         FrameIndex idx = index;
         DissectorChain ch = chain;
+        VantageCapture union = vantage;
         exec.background().execute(() -> {
-            Diagram d = build(a, idx, ch, flow, j);
+            Diagram built = build(a, idx, ch, flow, j);
+            Diagram d = built == null || union == null ? built : VantageLanes.place(built, union);
             if (d == null) {
                 return;
             }
             exec.ui().execute(() -> {
                 if (!j.isCancelled()) {
                     diagram.set(d);
-                    status.set("Conversation " + flow.conversation() + ": " + d.arrows().size() + " frames");
+                    status.set("Conversation " + flow.conversation() + ": " + d.arrows().size() + " frames"
+                            + (d.lanes().isEmpty() ? "" : " at " + d.lanes().size() + " vantage points"));
                 }
             });
         });
@@ -229,7 +274,7 @@ public final class LadderViewModel {
             arrows.add(arrow(d, fromA, kindOf(placed.roleOf(frames[i])),
                     seen.getOrDefault((long) frames[i], List.of()), first, index.timeDigits()));
         }
-        return new Diagram(flow.conversation(), side("A", flow.a()), side("B", flow.b()), List.copyOf(arrows));
+        return new Diagram(flow.conversation(), side("A", flow.a()), side("B", flow.b()), List.of(), List.copyOf(arrows));
     }
 
     private static String side(String name, Flow.Side s) {
@@ -292,7 +337,7 @@ public final class LadderViewModel {
         }
         long t = d.frame().timeNanos();
         return new Arrow((int) d.frame().number(), t, fromA, kind, marks.isEmpty() ? Set.of() : Set.copyOf(marks),
-                label.toString(), FrameDecoder.relativeTime(t - firstTimeNanos, timeDigits));
+                label.toString(), FrameDecoder.relativeTime(t - firstTimeNanos, timeDigits), List.of(), false);
     }
 
     /**

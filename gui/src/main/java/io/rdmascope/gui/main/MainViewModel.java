@@ -41,6 +41,8 @@ import io.rdmascope.dissect.Dissection;
 import io.rdmascope.gui.packetlist.PacketListViewModel;
 import io.rdmascope.gui.util.AppExecutors;
 import io.rdmascope.gui.util.Job;
+import io.rdmascope.replay.Observation;
+import io.rdmascope.replay.ReplayResult;
 import io.rdmascope.replay.VantageInput;
 import io.rdmascope.rules.RulesConfig;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -60,6 +62,8 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -352,13 +356,22 @@ public final class MainViewModel {
         progress.set(-1);
         Job load = loadJob;
         Job replay = replayJob;
-        exec.background().execute(() -> loadUnion(inputs, label, newIndex, load, replay));
-        exec.background().execute(() -> replay(newIndex, replay));
+        // The replay's findings include where the points disagree, which needs the union's second pass done:
+        // the loader hands the union over here (null when it failed or was cancelled).
+        CompletableFuture<VantageCapture> loaded = new CompletableFuture<>();
+        exec.background().execute(() -> loadUnion(inputs, label, newIndex, load, replay, loaded));
+        exec.background().execute(() -> replay(newIndex, replay, r -> {
+            VantageCapture union = loaded.join();
+            return union == null ? List.of() : union.disagreements(r);
+        }));
     }
 
-    private void loadUnion(List<VantageInput> inputs, String label, FrameIndex target, Job job, Job replay) {
+    private void loadUnion(List<VantageInput> inputs, String label, FrameIndex target, Job job, Job replay,
+                           CompletableFuture<VantageCapture> loaded) {
+        VantageCapture done = null;
         try {
             VantageCapture union = VantageCapture.load(inputs, chain, target, job, (frames, fraction) -> { });
+            done = union;
             exec.ui().execute(() -> {
                 if (target != index) {
                     return;
@@ -372,6 +385,8 @@ public final class MainViewModel {
                 } else {
                     packetList.useVantage(union);
                     sightings.use(union, selection.current().get());
+                    ladder.useVantage(union);
+                    findings.useVantage(union);
                     loadNote = union.names().size() + " vantage points";
                     if (union.failure() != null) {
                         error.set(union.failure().getMessage());
@@ -385,6 +400,8 @@ public final class MainViewModel {
             });
         } catch (IOException | RuntimeException e) {
             openFailed(target, replay, e, String.valueOf(label));
+        } finally {
+            loaded.complete(done);
         }
     }
 
@@ -422,6 +439,7 @@ public final class MainViewModel {
         selection.select(0);
         packetList.open(newIndex, chain);
         sightings.use(null, 0);
+        findings.useVantage(null);
         details.open(newIndex, chain);
         ladder.open(newIndex, chain);
         showAnalysis(null);
@@ -551,9 +569,14 @@ public final class MainViewModel {
     }
 
     private void replay(FrameIndex target, Job job) {
+        replay(target, job, r -> List.of());
+    }
+
+    /** The replay of {@code target}, its findings judged with what {@code more} adds once it is finished. */
+    private void replay(FrameIndex target, Job job, Function<ReplayResult, List<Observation>> more) {
         CaptureAnalysis result;
         try {
-            result = AnalysisRunner.run(target, chain, RulesConfig.defaults(), job, frames -> { });
+            result = AnalysisRunner.run(target, chain, RulesConfig.defaults(), job, frames -> { }, more);
         } catch (RuntimeException e) {
             exec.ui().execute(() -> {
                 if (target == index) {

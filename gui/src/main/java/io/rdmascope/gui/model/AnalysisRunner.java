@@ -12,10 +12,13 @@ import io.rdmascope.rules.Finding;
 import io.rdmascope.rules.Rules;
 import io.rdmascope.rules.RulesConfig;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 /**
  * Replays a capture through the replay engine on a background thread, following a {@link FrameIndex}
@@ -42,6 +45,17 @@ public final class AnalysisRunner {
     /** Runs the replay to the index's end; null when cancelled. */
     public static CaptureAnalysis run(FrameIndex index, DissectorChain chain, RulesConfig rules,
                                       BooleanSupplier cancelled, Progress progress) {
+        return run(index, chain, rules, cancelled, progress, r -> List.of());
+    }
+
+    /**
+     * Runs the replay to the index's end and judges its observations together with what {@code more} adds
+     * once the replay is finished (several vantage points: where they disagree, observations on the union's
+     * frames that only the union can make), in frame order as {@code check} orders them; null when cancelled.
+     */
+    public static CaptureAnalysis run(FrameIndex index, DissectorChain chain, RulesConfig rules,
+                                      BooleanSupplier cancelled, Progress progress,
+                                      Function<ReplayResult, List<Observation>> more) {
         long start = System.nanoTime();
         ReplayResult result = new ReplayResult();
         int next = 1;
@@ -80,7 +94,17 @@ public final class AnalysisRunner {
         int frames = index.count();
         List<Flow> flows = List.copyOf(result.flows());
         List<Message> messages = List.copyOf(result.messages());
-        List<Observation> observations = List.copyOf(result.observations());
+        List<Observation> added = more.apply(result);
+        List<Observation> observations;
+        if (added.isEmpty()) {
+            observations = List.copyOf(result.observations());
+        } else {
+            List<Observation> all = new ArrayList<>(result.observations());
+            all.addAll(added);
+            // as the command line orders them (cli Replay.observations): by frame, frameless ones last
+            all.sort(Comparator.comparingLong(o -> o.frame() == 0 ? Long.MAX_VALUE : o.frame()));
+            observations = List.copyOf(all);
+        }
         List<Finding> findings = Rules.evaluate(observations, rules);
         Diagnosis diagnosis = Diagnosis.of(result, findings);
         FrameAnalysis perFrame = FrameAnalysis.of(result);

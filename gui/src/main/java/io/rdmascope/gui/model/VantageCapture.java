@@ -4,6 +4,8 @@ import io.rdmascope.capture.CaptureFiles;
 import io.rdmascope.capture.PacketSource;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
+import io.rdmascope.replay.Observation;
+import io.rdmascope.replay.ReplayResult;
 import io.rdmascope.replay.VantageInput;
 import io.rdmascope.replay.VantageUnion;
 
@@ -161,6 +163,25 @@ public final class VantageCapture {
             out.add(new Sighting(s.point(), p, frame, union.onFirstClock(p, ownTimes[p][frame - 1])));
         }
         return out;
+    }
+
+    /**
+     * Where the points disagree (a duplicate on the sender's side, a response never seen downstream), as
+     * observations on union frames; {@code replay} is the union's finished replay, whose placements give them
+     * their conversations.
+     */
+    public List<Observation> disagreements(ReplayResult replay) {
+        return union.disagreements(replay);
+    }
+
+    /** Whether union frame {@code u} was matched across points by its identity (false: taken from the first point alone). */
+    public boolean identified(int u) {
+        return union.identified(u);
+    }
+
+    /** The union frame that point {@code point}'s own frame {@code frame} is a sighting of, or 0. */
+    public int unionFrameOf(String point, long frame) {
+        return (int) union.unionFrameOf(union.names().indexOf(point), frame);
     }
 
     /** Union frame {@code u} as the command line's text tells it: every point's frame, "host:12=switch:10". */
