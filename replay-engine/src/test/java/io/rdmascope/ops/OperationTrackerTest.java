@@ -118,6 +118,19 @@ class OperationTrackerTest {
     }
 
     @Test
+    void serviceResponseTimesCountCallsFailuresAndUnansweredPerOpcode() {
+        ServiceResponseTimes times = new ServiceResponseTimes();
+        track(NvmeOfSession.frames()).forEach(times);
+        assertEquals(List.of(
+                new ServiceResponseTimes.Row("nvme-rdma", "Connect", 1, 0, 0, 4 * US, 4 * US, 4 * US, 4 * US),
+                new ServiceResponseTimes.Row("nvme-rdma", "Flush", 1, 1, 0, 1 * US, 1 * US, 1 * US, 1 * US),
+                new ServiceResponseTimes.Row("nvme-rdma", "Keep Alive", 0, 0, 1, null, null, null, null),
+                new ServiceResponseTimes.Row("nvme-rdma", "Read", 1, 0, 1, 4 * US, 4 * US, 4 * US, 4 * US),
+                new ServiceResponseTimes.Row("nvme-rdma", "Write", 1, 0, 1, 5 * US, 5 * US, 5 * US, 5 * US)),
+                times.rows());
+    }
+
+    @Test
     void outstandingCommandsAreBoundedAndTheOverflowCounted() {
         List<Operation> ops = new ArrayList<>();
         OperationTracker tracker = new OperationTracker(List.of((d, out) -> out.command(new OperationEvents.Command(
