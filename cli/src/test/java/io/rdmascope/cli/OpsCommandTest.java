@@ -108,6 +108,21 @@ class OpsCommandTest {
         assertEquals(tsharkData, ourData);
     }
 
+    /** The rdmascope.op.* display-filter fields answer from the same tracking as ops. */
+    @Test
+    void opFieldsFilterAndPrint() {
+        String file = SharedFiles.hardCapture(DISCOVERY).toString();
+        Cli unanswered = Cli.run("dissect", file, "-T", "fields", "-e", "frame.number", "-e", "rdmascope.op.opcode",
+                "-e", "rdmascope.op.reason", "-Y", "rdmascope.op.status == \"unanswered\"");
+        assertEquals(0, unanswered.status(), unanswered.err());
+        assertEquals("26\tIdentify Controller\tteardown\n29\tKeep Alive\tafter_teardown\n", unanswered.out());
+        Cli slow = Cli.run("dissect", file, "-T", "fields", "-e", "frame.number", "-e", "rdmascope.op.latency",
+                "-e", "rdmascope.op.command_frame", "-e", "rdmascope.op.response_frame", "-Y",
+                "rdmascope.op.latency > 0.0001 && rdmascope.op.opcode == \"Connect\"");
+        assertEquals("4\t0.000198000\t4\t8\n6\t0.000198000\t4\t8\n7\t0.000198000\t4\t8\n8\t0.000198000\t4\t8\n",
+                slow.out()); // the command, its data (RDMA READ request and response) and its response
+    }
+
     @Test
     void aCaptureWithoutStorageTrafficHasNoOperations() throws Exception {
         Path file = SharedFiles.sampleCases().resolve("rc_loss_nak/rc_loss_nak.pcapng");
