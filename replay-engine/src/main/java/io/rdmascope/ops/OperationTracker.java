@@ -166,7 +166,11 @@ public final class OperationTracker implements OperationEvents {
                 p.data(frame, timeNanos);
                 int responsesTo = destQpn == p.queue.queue.requesterQpn() ? p.queue.queue.responderQpn()
                         : p.queue.queue.requesterQpn();
-                reads.computeIfAbsent(responsesTo, k -> new ArrayDeque<>()).add(p);
+                ArrayDeque<Pending> waiting = reads.computeIfAbsent(responsesTo, k -> new ArrayDeque<>());
+                if (waiting.size() >= maxOutstanding) {
+                    waiting.poll(); // responses the capture never showed: forget the oldest request, stay bounded
+                }
+                waiting.add(p);
             }
         } else if (opcode >= READ_RESPONSE_FIRST && opcode <= READ_RESPONSE_ONLY) {
             ArrayDeque<Pending> waiting = reads.get(destQpn);
