@@ -167,7 +167,9 @@ public final class FrameAnalysis {
      * of several operations (none today: a capsule, a PDU, a transfer serve one) answers for the first.
      */
     public FrameAnalysis withOperations(List<io.rdmascope.ops.Operation> ops) {
-        operations = List.copyOf(ops);
+        List<io.rdmascope.ops.Operation> sorted = new ArrayList<>(ops);
+        sorted.sort(java.util.Comparator.comparingLong(io.rdmascope.ops.Operation::commandFrame));
+        operations = List.copyOf(sorted);
         for (int i = 0; i < operations.size(); i++) {
             io.rdmascope.ops.Operation o = operations.get(i);
             markOperation(o.commandFrame(), i);
@@ -193,12 +195,23 @@ public final class FrameAnalysis {
         }
     }
 
+    /** The storage operations added by {@link #withOperations}, in order of command frame; empty when none. */
+    public List<io.rdmascope.ops.Operation> operations() {
+        return operations;
+    }
+
+    /** The storage operation frame {@code frame} belongs to (command, response or data), or null. */
+    public io.rdmascope.ops.Operation operationAt(long frame) {
+        return frame <= 0 || frame >= operationOf.length || operationOf[(int) frame] == 0 ? null
+                : operations.get(operationOf[(int) frame] - 1);
+    }
+
     /** The value of an {@code rdmascope.op.*} field at {@code frame}, or null. */
     private Object operationValue(String name, long frame) {
-        if (frame <= 0 || frame >= operationOf.length || operationOf[(int) frame] == 0) {
+        io.rdmascope.ops.Operation o = operationAt(frame);
+        if (o == null) {
             return null;
         }
-        io.rdmascope.ops.Operation o = operations.get(operationOf[(int) frame] - 1);
         return switch (name) {
             case "rdmascope.op.protocol" -> o.protocol();
             case "rdmascope.op.opcode" -> o.opcode();
