@@ -13,6 +13,8 @@ import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
 import io.rdmascope.frame.LinkTypes;
+import io.rdmascope.ops.OperationTracker;
+import io.rdmascope.ops.ServiceResponseTimes;
 import io.rdmascope.proto.ib.Opcodes;
 import io.rdmascope.replay.Flow;
 import io.rdmascope.replay.ReplayFeed;
@@ -47,12 +49,17 @@ import java.util.Map;
  * @param protocols     the protocol hierarchy, like {@code tshark -q -z io,phs}
  * @param opcodes       InfiniBand transport frames per BTH opcode (RoCE and native IB), most frequent first
  * @param conversations the replay engine's flows, in conversation order
+ * @param serviceResponseTimes storage operations' latency per protocol and opcode (like {@code tshark -z
+ *                      rpc,srt}); left out of the JSON, and the text, when the capture has no operations,
+ *                      so that a capture without storage protocols summarises as before
  * @param findings      findings of the default rules: how many of each severity, and per rule
  * @param vantage       several captures only (issue 20): the vantage points, their clock offsets and the
  *                      union's size ({@link Vantage#describe()}); absent for one capture
  */
 record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, List<OpcodeCount> opcodes,
-                      List<Conversation> conversations, Findings findings,
+                      List<Conversation> conversations,
+                      @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ServiceResponseTimes.Row> serviceResponseTimes,
+                      Findings findings,
                       @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode vantage) {
 
     /**
@@ -131,7 +138,7 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
         Path name = file.getFileName();
         CaptureSummary summary = new CaptureSummary(counted.counters().capture(name == null ? file.toString()
                 : name.toString(), format, compressed, size), counted.counters().hierarchy.tree(),
-                counted.counters().opcodes(), conversations(replay.flows()),
+                counted.counters().opcodes(), conversations(replay.flows()), counted.serviceResponseTimes(),
                 findings(Rules.evaluate(replay.observations(), RulesConfig.defaults())), null);
         return new Result(summary, counted.failure());
     }
@@ -169,7 +176,7 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
         }
         CaptureSummary summary = new CaptureSummary(counted.counters().capture(vantage.label(),
                 String.join("+", formats), compressed, size), counted.counters().hierarchy.tree(),
-                counted.counters().opcodes(), conversations(result.flows()),
+                counted.counters().opcodes(), conversations(result.flows()), counted.serviceResponseTimes(),
                 findings(Rules.evaluate(replay.observations(), RulesConfig.defaults())), vantage.describe());
         return new Result(summary, replay.failure());
     }
@@ -180,13 +187,18 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
     }
 
     /** What one pass counted, and the error that cut it short (null when read to the end). */
-    private record Counted(Counters counters, IOException failure) {
+    private record Counted(Counters counters, List<ServiceResponseTimes.Row> serviceResponseTimes,
+                           IOException failure) {
     }
 
     /** Reads, dissects, counts and replays every frame of {@code source} the selection keeps. */
     private static Counted count(PacketSource source, Progress progress, DissectorChain chain,
                                  ReplayOptions.Selection selection, ReplayResult replay, int threads) {
         Counters c = new Counters();
+        ServiceResponseTimes times = new ServiceResponseTimes();
+        // The storage operations, for their service response times: fed on this thread, before the frame
+        // goes to the replay thread (the protocols' connection state is this frame's only until then).
+        OperationTracker operations = OperationTracker.standard(times);
         IOException failure = null;
         try (ReplayFeed feed = ReplayFeed.into(replay, threads)) {
             long read = 0;
@@ -202,12 +214,14 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
                 c.frame(frame);
                 c.hierarchy.add(d, frame.wireLength());
                 c.countOpcode(d.rdma());
+                operations.accept(d);
                 feed.replay();
             }
         } catch (IOException e) {
             failure = e;
         }
-        return new Counted(c, failure);
+        operations.finish();
+        return new Counted(c, times.rows(), failure);
     }
 
     /**

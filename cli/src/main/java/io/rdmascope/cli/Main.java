@@ -21,7 +21,7 @@ public final class Main {
      * fourteen by reflection is about 0.23 s of a 0.3 s start, one about 0.1 s (docs/performance.md,
      * "Issue 18: start-up and the measuring script").
      */
-    static final List<Class<?>> VERBS = List.of(DissectCommand.class, MessagesCommand.class, FlowsCommand.class,
+    static final List<Class<?>> VERBS = List.of(DissectCommand.class, MessagesCommand.class, OpsCommand.class, FlowsCommand.class,
             SummaryCommand.class, FieldsCommand.class, CaptureCommand.class, InterfacesCommand.class,
             GenerateCommand.class, CheckCommand.class, ExplainCommand.class, RulesCommand.class, MergeCommand.class,
             CorrelateCommand.class, FleetCommand.class, CommandLine.HelpCommand.class);

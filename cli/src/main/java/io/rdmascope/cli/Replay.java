@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Replays a capture file through the replay engine for {@code messages} and {@code flows}. A file that
@@ -41,6 +42,15 @@ record Replay(ReplayResult result, IOException failure, Vantage vantage, List<Ob
      */
     static Replay of(Path file, DissectorChain chain, ReplayOptions.Selection selection, boolean keepMessages,
                      IcrcCheck icrc, int threads) throws IOException {
+        return of(file, chain, selection, keepMessages, icrc, threads, null);
+    }
+
+    /**
+     * As above; {@code beside} (null for none) also gets each replayed frame, on the reading thread, just
+     * before the replay does: the storage operation tracker of a first pass.
+     */
+    static Replay of(Path file, DissectorChain chain, ReplayOptions.Selection selection, boolean keepMessages,
+                     IcrcCheck icrc, int threads, Consumer<Dissection> beside) throws IOException {
         ReplayResult result = keepMessages ? new ReplayResult(icrc) : ReplayResult.withoutMessages(icrc);
         IOException failure = null;
         try (PacketSource source = CaptureFiles.open(file);
@@ -53,6 +63,9 @@ record Replay(ReplayResult result, IOException failure, Vantage vantage, List<Ob
                     Dissection d = feed.next();
                     chain.dissect(frame, d);
                     if (selection.passes(d)) {
+                        if (beside != null) {
+                            beside.accept(d);
+                        }
                         feed.replay();
                     }
                 }

@@ -6,6 +6,8 @@ import io.rdmascope.field.FieldRegistry;
 import io.rdmascope.filter.DisplayFilter;
 import io.rdmascope.filter.FilterException;
 import io.rdmascope.filter.FilterFieldProvider;
+import io.rdmascope.ops.Operation;
+import io.rdmascope.ops.OperationTracker;
 import io.rdmascope.replay.AnalysisFields;
 import io.rdmascope.replay.FrameAnalysis;
 import io.rdmascope.replay.IcrcCheck;
@@ -119,7 +121,13 @@ final class ReplayOptions {
 
     /** The first of two passes (like tshark -2): the replay of the frames -c reads. */
     FrameAnalysis firstPass(Path file) throws IOException {
-        return FrameAnalysis.of(Replay.of(file, chain(), new Selection(null, limit()), true, icrc.check(), threads()).result());
+        // The storage operations too, for the rdmascope.op.* fields: the tracker rides on the same pass.
+        List<Operation> operations = new ArrayList<>();
+        OperationTracker tracker = OperationTracker.standard(operations::add);
+        Replay replay = Replay.of(file, chain(), new Selection(null, limit()), true, icrc.check(), threads(),
+                tracker::accept);
+        tracker.finish();
+        return FrameAnalysis.of(replay.result()).withOperations(operations);
     }
 
     /** -c as a limit (-1: none); zero or less is refused, as tshark refuses it ("The specified packet count is zero"). */

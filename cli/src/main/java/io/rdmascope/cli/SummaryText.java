@@ -5,6 +5,7 @@ import io.rdmascope.cli.CaptureSummary.Capture;
 import io.rdmascope.cli.CaptureSummary.Conversation;
 import io.rdmascope.cli.CaptureSummary.OpcodeCount;
 import io.rdmascope.cli.CaptureSummary.RuleCount;
+import io.rdmascope.ops.ServiceResponseTimes;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,6 +37,7 @@ final class SummaryText {
         ProtocolHierarchy.print(out, s.protocols());
         opcodes(out, s.opcodes());
         conversations(out, s.conversations());
+        serviceResponseTimes(out, s.serviceResponseTimes());
         findings(out, s.findings());
         if (s.vantage() != null) {
             out.append('\n').append(Vantage.text(s.vantage()));
@@ -107,6 +109,23 @@ final class SummaryText {
             out.append("(the ").append(shown.size()).append(" of ").append(all.size())
                     .append(" conversations with the most bytes; rdmascope flows lists all)\n");
         }
+    }
+
+    /** Only when the capture has storage operations: a capture without them summarises as before. */
+    private static void serviceResponseTimes(StringBuilder out, List<ServiceResponseTimes.Row> rows) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        out.append("\nService response time (storage operations per opcode, as tshark -z rpc,srt; rdmascope ops "
+                + "lists each)\n");
+        List<String[]> cells = new ArrayList<>();
+        for (ServiceResponseTimes.Row r : rows) {
+            cells.add(new String[] {r.protocol(), r.opcode(), Long.toString(r.calls()), Long.toString(r.failed()),
+                    Long.toString(r.unanswered()), Text.micros(r.minNanos()), Text.micros(r.maxNanos()),
+                    Text.micros(r.avgNanos())});
+        }
+        table(out, null, new String[] {"Protocol", "Opcode", "Calls", "Failed", "Unanswered", "Min(\u00b5s)",
+                "Max(\u00b5s)", "Avg(\u00b5s)"}, new boolean[] {false, false, true, true, true, true, true, true}, cells);
     }
 
     private static long totalBytes(Conversation c) {

@@ -74,7 +74,7 @@ class CliHabitsTest {
     /** Arguments each verb needs besides -V, so that -V alone decides the answer. */
     private static List<String> argsFor(String verb) {
         return switch (verb) {
-            case "messages", "flows", "summary", "explain", "check" -> List.of(RC_SEND);
+            case "messages", "ops", "flows", "summary", "explain", "check" -> List.of(RC_SEND);
             case "dissect" -> List.of(RC_SEND, "-c", "1");
             case "correlate" -> List.of(RC_SEND, "copy=" + RC_SEND);
             case "fleet" -> List.of("some-directory", "--out", "some-output");

@@ -1,5 +1,6 @@
 package io.rdmascope.dissect;
 
+import io.rdmascope.dissect.ops.OperationExtractor;
 import io.rdmascope.field.Field;
 import io.rdmascope.field.HeaderType;
 
@@ -22,6 +23,14 @@ public interface ProtocolModule {
 
     /** Adds the package's link types, ethertypes, IP protocols, hand-offs and heuristics. */
     default void register(Registrations r) {
+    }
+
+    /**
+     * The package's commands and responses for the operation view ({@code rdmascope ops}), or null when
+     * it carries none. Asked once, when a tracker is made; never on the dissection path.
+     */
+    default OperationExtractor operations() {
+        return null;
     }
 
     // ---- Packet list (PacketSummary) ---------------------------------------------------------------

@@ -20,7 +20,12 @@ import java.util.Map;
  * {@code rdmascope.message.kind}, {@code .status}, {@code .bytes}, {@code .latency} (nanoseconds)
  * for every request, response and completion frame of a message; and (issue 17) {@code .number},
  * {@code .first_psn}, {@code .last_psn}, the frame links {@code .first_frame}, {@code .last_frame},
- * {@code .response_in} (on request frames) and {@code .response_to} (on the others). {@link AnalysisTree}
+ * {@code .response_in} (on request frames) and {@code .response_to} (on the others); (issue 19) the
+ * storage operation a frame belongs to, its command, response or one of its data frames:
+ * {@code rdmascope.op.protocol}, {@code .opcode}, {@code .id}, {@code .status}, {@code .reason},
+ * {@code .latency}, {@code .delivery}, {@code .data}, {@code .completion} (nanoseconds),
+ * {@code .command_frame}, {@code .response_frame} — present when operations were tracked in the same
+ * pass ({@link #withOperations}). {@link AnalysisTree}
  * words the same facts as the per-frame analysis node of the detail tree.
  */
 public final class FrameAnalysis {
@@ -59,6 +64,9 @@ public final class FrameAnalysis {
 
     private long[] bits = new long[0];
     private int[] messageOf = new int[0];
+    /** The storage operation (1-based index into {@link #operations}) per frame number; 0 for none. */
+    private int[] operationOf = new int[0];
+    private List<io.rdmascope.ops.Operation> operations = List.of();
     private final List<Message> messages;
     private final List<Observation> observations;
     /** Placement per frame, as the engine published it ({@link ReplayListener#placement}). */
@@ -133,7 +141,91 @@ public final class FrameAnalysis {
                 "On a request frame: the frame that completed its message (ACK, last READ response)");
         declare(m, "rdmascope.message.response_to", Type.FRAME,
                 "On a response or completion frame: the first request frame of the message it answers");
+        // Issue 19: the storage operation (NVMe-oF command, iSCSI task, RPC call, SMB2 request) of the frame.
+        declare(m, "rdmascope.op.protocol", Type.STRING,
+                "Protocol of the storage operation this frame carries, answers or moves data for (nvme-rdma, iser, "
+                        + "rpcordma, smb_direct)");
+        declare(m, "rdmascope.op.opcode", Type.STRING, "The operation's opcode, as rdmascope ops names it");
+        declare(m, "rdmascope.op.id", Type.UNSIGNED, "The operation's CID, task tag, XID or SMB2 message id");
+        declare(m, "rdmascope.op.status", Type.STRING, "completed, failed or unanswered");
+        declare(m, "rdmascope.op.reason", Type.STRING,
+                "Why the operation failed or went unanswered (teardown, after_teardown, capture_end, …)");
+        declare(m, "rdmascope.op.latency", Type.NANOSECONDS, "Command to response, of the operation");
+        declare(m, "rdmascope.op.delivery", Type.NANOSECONDS,
+                "Command to the responder's transport ACK of it, of the operation");
+        declare(m, "rdmascope.op.data", Type.NANOSECONDS, "First to last data frame, of the operation");
+        declare(m, "rdmascope.op.completion", Type.NANOSECONDS,
+                "Last data frame (or the command) to the response, of the operation");
+        declare(m, "rdmascope.op.command_frame", Type.FRAME, "The frame of the operation's command");
+        declare(m, "rdmascope.op.response_frame", Type.FRAME, "The frame of the operation's response");
         return m;
+    }
+
+    /**
+     * Adds the storage operations tracked over the same frames ({@code io.rdmascope.ops.OperationTracker}):
+     * each one's command, response and data frames then answer the {@code rdmascope.op.*} fields. A frame
+     * of several operations (none today: a capsule, a PDU, a transfer serve one) answers for the first.
+     */
+    public FrameAnalysis withOperations(List<io.rdmascope.ops.Operation> ops) {
+        List<io.rdmascope.ops.Operation> sorted = new ArrayList<>(ops);
+        sorted.sort(java.util.Comparator.comparingLong(io.rdmascope.ops.Operation::commandFrame));
+        operations = List.copyOf(sorted);
+        for (int i = 0; i < operations.size(); i++) {
+            io.rdmascope.ops.Operation o = operations.get(i);
+            markOperation(o.commandFrame(), i);
+            if (o.responseFrame() != null) {
+                markOperation(o.responseFrame(), i);
+            }
+            for (long f : o.dataFrames()) {
+                markOperation(f, i);
+            }
+        }
+        return this;
+    }
+
+    private void markOperation(long frame, int index) {
+        if (frame <= 0 || frame > Integer.MAX_VALUE - 8) {
+            return;
+        }
+        if (frame >= operationOf.length) {
+            operationOf = Arrays.copyOf(operationOf, (int) Math.max(frame + 1, operationOf.length * 2L));
+        }
+        if (operationOf[(int) frame] == 0) {
+            operationOf[(int) frame] = index + 1; // 0 means none
+        }
+    }
+
+    /** The storage operations added by {@link #withOperations}, in order of command frame; empty when none. */
+    public List<io.rdmascope.ops.Operation> operations() {
+        return operations;
+    }
+
+    /** The storage operation frame {@code frame} belongs to (command, response or data), or null. */
+    public io.rdmascope.ops.Operation operationAt(long frame) {
+        return frame <= 0 || frame >= operationOf.length || operationOf[(int) frame] == 0 ? null
+                : operations.get(operationOf[(int) frame] - 1);
+    }
+
+    /** The value of an {@code rdmascope.op.*} field at {@code frame}, or null. */
+    private Object operationValue(String name, long frame) {
+        io.rdmascope.ops.Operation o = operationAt(frame);
+        if (o == null) {
+            return null;
+        }
+        return switch (name) {
+            case "rdmascope.op.protocol" -> o.protocol();
+            case "rdmascope.op.opcode" -> o.opcode();
+            case "rdmascope.op.id" -> o.id();
+            case "rdmascope.op.status" -> o.status();
+            case "rdmascope.op.reason" -> o.reason();
+            case "rdmascope.op.latency" -> o.latencyNs();
+            case "rdmascope.op.delivery" -> o.deliveryNs();
+            case "rdmascope.op.data" -> o.dataNs();
+            case "rdmascope.op.completion" -> o.completionNs();
+            case "rdmascope.op.command_frame" -> o.commandFrame();
+            case "rdmascope.op.response_frame" -> o.responseFrame();
+            default -> null;
+        };
     }
 
     /** Every analysis field, in a stable order. */
@@ -191,6 +283,9 @@ public final class FrameAnalysis {
         String name = field.name();
         if (name.equals("rdmascope.conversation")) {
             return conversationOf(frame);
+        }
+        if (name.startsWith("rdmascope.op.")) {
+            return operationValue(name, frame);
         }
         if (name.equals("rdmascope.role")) {
             FrameRole role = roleOf(frame);

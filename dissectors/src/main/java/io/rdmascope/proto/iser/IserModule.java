@@ -3,6 +3,7 @@ package io.rdmascope.proto.iser;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.ProtocolModule;
 import io.rdmascope.dissect.Registrations;
+import io.rdmascope.dissect.ops.OperationExtractor;
 import io.rdmascope.field.HeaderType;
 
 import java.util.List;
@@ -24,6 +25,11 @@ public final class IserModule implements ProtocolModule {
     public void register(Registrations r) {
         r.cmPrivateData(IserDissector::cm);
         r.rdmaPayload(IserDissector::payload);
+    }
+
+    @Override
+    public OperationExtractor operations() {
+        return IserOperations::extract;
     }
 
     @Override

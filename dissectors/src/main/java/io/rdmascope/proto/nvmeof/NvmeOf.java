@@ -72,7 +72,7 @@ public final class NvmeOf {
             3, "Low");
     private static final ValueNames SGL_TYPE_NAMES = ValueNames.of(0, "Data Block", 1, "Bit Bucket", 2, "Segment",
             3, "Last Segment", 4, "Keyed Data Block", 15, "Vendor Specific");
-    private static final ValueNames SCT_NAMES = ValueNames.of(0, "Generic Command Status",
+    static final ValueNames SCT_NAMES = ValueNames.of(0, "Generic Command Status",
             1, "Command Specific Status", 2, "Media and Data Integrity Errors", 3, "Path Related Status",
             7, "Vendor Specific");
     /** SGL descriptor type 4 (NVMe Base §4.1.2.1): VA, 3-byte length, R_Key. */

@@ -39,6 +39,18 @@ final class NvmeOfInfo {
         return new Capsule(column, (fabrics ? "NVMeOF CQE for " : "NVMe CQE for ") + name);
     }
 
+    /**
+     * The name of the command in a command capsule's context record, as its Info says it ("Connect",
+     * "Identify Controller"): what {@code rdmascope ops} calls the operation.
+     */
+    static String commandName(Dissection d, int contextLayer) {
+        int ctx = d.layerStart(contextLayer);
+        int code = d.u8(ctx + NvmeOf.CTX_CODE);
+        int detail = d.u16le(ctx + NvmeOf.CTX_DETAIL);
+        return (d.u8(ctx + NvmeOf.CTX_FLAGS) & NvmeOf.FLAG_FABRICS) != 0 ? fabricsName(code, detail)
+                : nvmeName(d.u16le(ctx + NvmeOf.CTX_QID), code, detail);
+    }
+
     /** The Fabrics command a response layer answers ("Connect"), or null. */
     static String answeredName(Dissection d, int responseLayer) {
         int ctxLayer = responseLayer - 1;

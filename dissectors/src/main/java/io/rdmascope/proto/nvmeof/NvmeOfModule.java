@@ -3,6 +3,7 @@ package io.rdmascope.proto.nvmeof;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.ProtocolModule;
 import io.rdmascope.dissect.Registrations;
+import io.rdmascope.dissect.ops.OperationExtractor;
 import io.rdmascope.field.Field;
 import io.rdmascope.field.HeaderType;
 
@@ -30,6 +31,11 @@ public final class NvmeOfModule implements ProtocolModule {
     public void register(Registrations r) {
         r.cmPrivateData(NvmeOfDissector::cm);
         r.rdmaPayload(NvmeOfDissector::payload);
+    }
+
+    @Override
+    public OperationExtractor operations() {
+        return NvmeOfOperations::extract;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.rdmascope.proto.rpcrdma;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.ProtocolModule;
 import io.rdmascope.dissect.Registrations;
+import io.rdmascope.dissect.ops.OperationExtractor;
 import io.rdmascope.field.HeaderType;
 
 import java.util.List;
@@ -23,6 +24,11 @@ public final class RpcRdmaModule implements ProtocolModule {
     public void register(Registrations r) {
         r.cmPrivateData(RpcRdmaDissector::cm);
         r.rdmaPayload(RpcRdmaDissector::payload);
+    }
+
+    @Override
+    public OperationExtractor operations() {
+        return RpcRdmaOperations::extract;
     }
 
     @Override

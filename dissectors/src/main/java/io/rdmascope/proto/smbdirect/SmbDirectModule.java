@@ -3,6 +3,7 @@ package io.rdmascope.proto.smbdirect;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.ProtocolModule;
 import io.rdmascope.dissect.Registrations;
+import io.rdmascope.dissect.ops.OperationExtractor;
 import io.rdmascope.field.HeaderType;
 
 import java.util.List;
@@ -21,6 +22,11 @@ public final class SmbDirectModule implements ProtocolModule {
     public void register(Registrations r) {
         r.cmPrivateData(SmbDirectDissector::cm);
         r.rdmaPayload(SmbDirectDissector::payload);
+    }
+
+    @Override
+    public OperationExtractor operations() {
+        return SmbDirectOperations::extract;
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.rdmascope.gui.findings.FindingsView;
 import io.rdmascope.gui.ladder.LadderView;
 import io.rdmascope.gui.live.LiveCaptureView;
 import io.rdmascope.gui.messages.MessagesView;
+import io.rdmascope.gui.operations.OperationsView;
 import io.rdmascope.gui.packetlist.PacketListView;
 import io.rdmascope.gui.find.FindBarView;
 import io.rdmascope.gui.follow.FollowView;
@@ -70,6 +71,7 @@ public final class MainView extends BorderPane {
     private final FilterBarView filterBar;
     private final ConversationsView conversations;
     private final MessagesView messages;
+    private final OperationsView operations;
     private final FindingsView findings;
     private final DiagnosisView diagnosis;
     private final LadderView ladder;
@@ -90,6 +92,7 @@ public final class MainView extends BorderPane {
         filterBar = new FilterBarView(vm.filterBar());
         conversations = new ConversationsView(vm.conversations(), vm.filterBar()::apply);
         messages = new MessagesView(vm.messages(), vm.conversations().selected());
+        operations = new OperationsView(vm.operations());
         findings = new FindingsView(vm.findings());
         diagnosis = new DiagnosisView(vm.diagnosis());
         ladder = new LadderView(vm.ladder(), vm.conversations());
@@ -117,6 +120,7 @@ public final class MainView extends BorderPane {
         conversationsAndDiagnosis.setDividerPositions(0.45);
         Tab conversationsTab = tab("Conversations", conversationsAndDiagnosis);
         Tab messagesTab = tab("Messages", messages);
+        Tab storageTab = tab("Storage", operations);
         findingsTab = tab("Findings", findings);
         Tab ladderTab = tab("Ladder", ladder);
         Tab chartsTab = tab("Charts", charts);
@@ -127,7 +131,7 @@ public final class MainView extends BorderPane {
                 live.shown();
             }
         });
-        tabs.getTabs().addAll(conversationsTab, messagesTab, findingsTab, ladderTab, chartsTab, captureTab);
+        tabs.getTabs().addAll(conversationsTab, messagesTab, storageTab, findingsTab, ladderTab, chartsTab, captureTab);
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         vm.findings().counts().addListener((o, was, now) ->
                 findingsTab.setText(now.isEmpty() ? "Findings" : "Findings (" + vm.findings().rows().size() + ")"));
@@ -231,7 +235,11 @@ public final class MainView extends BorderPane {
         return messages;
     }
 
-    /** Brings an RDMA tab to the front: "Conversations", "Messages", "Findings", "Ladder" or "Charts". */
+    public OperationsView operations() {
+        return operations;
+    }
+
+    /** Brings an RDMA tab to the front: "Conversations", "Messages", "Storage", "Findings", "Ladder" or "Charts". */
     public void showTab(String title) {
         for (Tab t : tabs.getTabs()) {
             if (t.getText().startsWith(title)) {

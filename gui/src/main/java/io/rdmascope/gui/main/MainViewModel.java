@@ -14,6 +14,7 @@ import io.rdmascope.gui.findings.FindingsViewModel;
 import io.rdmascope.gui.ladder.LadderViewModel;
 import io.rdmascope.gui.live.LiveCaptureViewModel;
 import io.rdmascope.gui.messages.MessagesViewModel;
+import io.rdmascope.gui.operations.OperationsViewModel;
 import io.rdmascope.replay.AnalysisFields;
 import io.rdmascope.gui.model.AnalysisRunner;
 import io.rdmascope.gui.model.CaptureAnalysis;
@@ -106,6 +107,7 @@ public final class MainViewModel {
     private final FilterBarViewModel filterBar;
     private final ConversationsViewModel conversations;
     private final MessagesViewModel messages;
+    private final OperationsViewModel operations;
     private final FindingsViewModel findings;
     private final DiagnosisViewModel diagnosis;
     private final LadderViewModel ladder;
@@ -152,6 +154,7 @@ public final class MainViewModel {
         this.filterBar = new FilterBarViewModel(compiler, settings, packetList::applyFilter);
         this.conversations = new ConversationsViewModel();
         this.messages = new MessagesViewModel(exec, selection);
+        this.operations = new OperationsViewModel(selection);
         this.findings = new FindingsViewModel(selection);
         this.diagnosis = new DiagnosisViewModel(selection);
         diagnosis.conversation().bind(conversations.selected());
@@ -197,6 +200,11 @@ public final class MainViewModel {
 
     public MessagesViewModel messages() {
         return messages;
+    }
+
+    /** The storage view's operations (issue 19). */
+    public OperationsViewModel operations() {
+        return operations;
     }
 
     public FindingsViewModel findings() {
@@ -620,6 +628,7 @@ public final class MainViewModel {
         details.useAnalysis(a == null ? null : a.frames());
         conversations.show(a);
         messages.show(a);
+        operations.show(a);
         findings.show(a);
         diagnosis.show(a);
         ladder.show(a);

@@ -12,7 +12,7 @@ import javafx.scene.layout.HBox;
 
 /**
  * The messages table: kind, PSN range, bytes, frames, latency and status of every reassembled
- * message; selecting one selects its frames in the packet list.
+ * message, and the storage operation it belongs to; selecting one selects its frames in the packet list.
  */
 public final class MessagesView extends BorderPane {
     private final TableView<Row> table = new TableView<>();
@@ -41,7 +41,8 @@ public final class MessagesView extends BorderPane {
                     Tables.number("Bytes", 70, Row::bytes, "%,d"),
                     Tables.number("Frames", 52, Row::frameCount, "%d"),
                     Tables.number("Latency (µs)", 88, Row::latencyMicros, "%.3f"),
-                    Tables.text("Status", 75, Row::status)));
+                    Tables.text("Status", 75, Row::status),
+                    Tables.text("Operation", 160, Row::operation)));
         } else {
             table.getColumns().addAll(java.util.List.of(
                 Tables.number("#", 50, r -> r.index() + 1, "%d"),
@@ -57,7 +58,8 @@ public final class MessagesView extends BorderPane {
                 Tables.number("First", 60, Row::firstFrame, "%d"),
                 Tables.number("Completion", 80, Row::completionFrame, "%d"),
                 Tables.number("Latency (µs)", 90, Row::latencyMicros, "%.3f"),
-                Tables.text("Status", 80, Row::status)));
+                Tables.text("Status", 80, Row::status),
+                Tables.text("Operation", 200, Row::operation)));
         }
         table.setItems(vm.rows());
         table.getSelectionModel().selectedItemProperty().addListener((o, was, now) -> vm.choose(now));

@@ -5,6 +5,8 @@ import io.rdmascope.gui.model.Formats;
 import io.rdmascope.gui.model.FrameSelection;
 import io.rdmascope.gui.util.AppExecutors;
 import io.rdmascope.gui.util.Job;
+import io.rdmascope.ops.Operation;
+import io.rdmascope.replay.FrameAnalysis;
 import io.rdmascope.replay.Message;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.SimpleObjectProperty;
@@ -17,14 +19,15 @@ import java.util.TreeSet;
 
 /**
  * The messages table: every message the replay reassembled (kind, PSN range, bytes, latency,
- * status), optionally only those of one conversation. Selecting a message selects all its frames
+ * status, and the storage operation it carries or moves data for), optionally only those of one
+ * conversation. Selecting a message selects all its frames
  * (requests, retransmissions, responses and the completing ACK) in the packet list.
  */
 public final class MessagesViewModel {
     /** One message as the table shows it. */
     public record Row(int index, String conversation, String kind, String source, String srcQp, String destination,
                       String destQp, String psns, long bytes, int frameCount, int firstFrame, Integer completionFrame,
-                      Double latencyMicros, String status, Message message) {
+                      Double latencyMicros, String status, String operation, Message message) {
     }
 
     private final AppExecutors exec;
@@ -53,6 +56,7 @@ public final class MessagesViewModel {
     public void show(CaptureAnalysis analysis) {
         Job.cancel(job);
         List<Message> messages = analysis == null ? List.of() : analysis.messages();
+        FrameAnalysis perFrame = analysis == null ? null : analysis.frames();
         Job j = new Job();
         job = j;
         exec.background().execute(() -> {
@@ -61,7 +65,7 @@ public final class MessagesViewModel {
                 if ((i & 4095) == 0 && j.isCancelled()) {
                     return;
                 }
-                made.add(row(i, messages.get(i)));
+                made.add(row(i, messages.get(i), perFrame));
             }
             exec.ui().execute(() -> {
                 if (!j.isCancelled()) {
@@ -87,11 +91,18 @@ public final class MessagesViewModel {
         rows.setAll(out);
     }
 
-    static Row row(int index, Message m) {
+    /** @param perFrame the replay's per-frame analysis, for the operation; null for none */
+    static Row row(int index, Message m, FrameAnalysis perFrame) {
+        Operation op = perFrame == null || m.frames().isEmpty() ? null : perFrame.operationAt(m.frames().get(0));
         return new Row(index, m.conversation(), m.kind().name(), m.src(), Formats.qp(m.srcQp()), m.dst(),
                 Formats.qp(m.destQp()), Formats.psnRange(m.firstPsn(), m.lastPsn()), m.bytes(), m.frames().size(),
                 m.frames().isEmpty() ? 0 : m.frames().get(0), m.completionFrame(),
-                m.latencyNanos() == null ? null : m.latencyNanos() / 1000.0, m.status(), m);
+                m.latencyNanos() == null ? null : m.latencyNanos() / 1000.0, m.status(), operationText(op), m);
+    }
+
+    /** "nvme-rdma Identify Controller 0x000a", or "" for a message that carries no storage operation. */
+    public static String operationText(Operation op) {
+        return op == null ? "" : op.protocol() + " " + op.opcode() + " " + op.idText();
     }
 
     /** Every frame of a message, in capture order: requests, responses and the completion. */

@@ -1,6 +1,9 @@
 package io.rdmascope.gui.model;
 
+import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
+import io.rdmascope.ops.Operation;
+import io.rdmascope.ops.OperationTracker;
 import io.rdmascope.replay.Flow;
 import io.rdmascope.replay.FrameAnalysis;
 import io.rdmascope.replay.Message;
@@ -23,8 +26,9 @@ import java.util.function.Function;
 /**
  * Replays a capture through the replay engine on a background thread, following a {@link FrameIndex}
  * while it is still being filled (the replay trails the loader instead of waiting for it), then
- * builds the {@link CaptureAnalysis}: flows, messages, findings and the per-conversation
- * {@link Diagnosis}, all from the one replay (the Diagnosis pane never replays again).
+ * builds the {@link CaptureAnalysis}: flows, messages, findings, the per-conversation
+ * {@link Diagnosis} and the storage operations ({@link FrameAnalysis#operations}), all from the one pass
+ * (the Diagnosis pane never replays again).
  *
  * <p>Which conversation a frame belongs to is the replay engine's answer alone
  * ({@link FrameAnalysis#conversationOf}): it places every frame it reads, requests, ACK-only, NAKs,
@@ -58,6 +62,9 @@ public final class AnalysisRunner {
                                       Function<ReplayResult, List<Observation>> more) {
         long start = System.nanoTime();
         ReplayResult result = new ReplayResult();
+        // Storage operations (issue 19), tracked beside the replay on this thread, before each frame goes to it.
+        List<Operation> operations = new ArrayList<>();
+        OperationTracker tracker = OperationTracker.standard(operations::add);
         int next = 1;
         long lastReport = System.nanoTime();
         // Dissection here, replay on a thread of its own (issue 18): the same pipeline as the command line.
@@ -75,7 +82,9 @@ public final class AnalysisRunner {
                     continue;
                 }
                 for (; next <= available; next++) {
-                    chain.dissect(index.frame(next), feed.next());
+                    Dissection d = feed.next();
+                    chain.dissect(index.frame(next), d);
+                    tracker.accept(d);
                     feed.replay();
                     if ((next & 4095) == 0) {
                         if (cancelled.getAsBoolean()) {
@@ -91,6 +100,7 @@ public final class AnalysisRunner {
             }
         }
         result.finish();
+        tracker.finish();
         int frames = index.count();
         List<Flow> flows = List.copyOf(result.flows());
         List<Message> messages = List.copyOf(result.messages());
@@ -107,7 +117,7 @@ public final class AnalysisRunner {
         }
         List<Finding> findings = Rules.evaluate(observations, rules);
         Diagnosis diagnosis = Diagnosis.of(result, findings);
-        FrameAnalysis perFrame = FrameAnalysis.of(result);
+        FrameAnalysis perFrame = FrameAnalysis.of(result).withOperations(operations);
         int[] conversationOf = conversationsOf(frames, perFrame, flows);
         progress.update(frames);
         return new CaptureAnalysis(flows, messages, observations, findings, perFrame, conversationOf, diagnosis,

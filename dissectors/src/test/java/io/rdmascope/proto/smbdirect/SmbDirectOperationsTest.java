@@ -1,0 +1,30 @@
+package io.rdmascope.proto.smbdirect;
+
+import io.rdmascope.testsupport.ProtocolFixtures;
+import io.rdmascope.testsupport.RecordedOperations;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** SMB2 requests and responses over SMB Direct as the operation view sees them, on the built session. */
+class SmbDirectOperationsTest {
+    @Test
+    void anSmb2RequestAndItsResponsePairByMessageId(@TempDir Path dir) throws Exception {
+        String queue = "Queue[protocol=smb_direct, name=, requesterQpn=" + SmbDirectCapture.CLIENT_QPN
+                + ", responderQpn=" + SmbDirectCapture.SERVER_QPN + "]";
+        assertEquals(List.of("frame 6 command " + queue + " " + SmbDirectCapture.MESSAGE_ID + " KeepAlive size 0 buffers []",
+                        "frame 7 response " + queue + " " + SmbDirectCapture.MESSAGE_ID + " failure null"),
+                RecordedOperations.of(new SmbDirectModule(),
+                        ProtocolFixtures.dissectAll(SmbDirectCapture.write(dir, SmbDirect.PORT))));
+    }
+
+    @Test
+    void nothingWithoutTheCmExchangeForItsPort(@TempDir Path dir) throws Exception {
+        assertEquals(List.of(), RecordedOperations.of(new SmbDirectModule(),
+                ProtocolFixtures.dissectAll(SmbDirectCapture.write(dir, SmbDirect.PORT + 1))));
+    }
+}

@@ -1,0 +1,41 @@
+package io.rdmascope.testsupport;
+
+import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.ProtocolModule;
+import io.rdmascope.dissect.ops.OperationEvents;
+import io.rdmascope.dissect.ops.OperationExtractor;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** What a protocol's {@link OperationExtractor} reports on each of a capture's frames, as text lines. */
+public final class RecordedOperations {
+    private RecordedOperations() {
+    }
+
+    /**
+     * "frame N command ID OPCODE size S buffers [...]" and "frame N response ID failure F" lines, one per
+     * event, for {@code module}'s extractor over the dissected frames (in capture order).
+     */
+    public static List<String> of(ProtocolModule module, List<Dissection> frames) {
+        OperationExtractor extractor = module.operations();
+        List<String> lines = new ArrayList<>();
+        for (Dissection d : frames) {
+            long frame = d.frame().number();
+            extractor.extract(d, new OperationEvents() {
+                @Override
+                public void command(Command c) {
+                    lines.add("frame " + frame + " command " + c.queue() + " " + c.idText() + " " + c.opcode()
+                            + " size " + c.size() + " buffers " + c.buffers());
+                }
+
+                @Override
+                public void response(Response r) {
+                    lines.add("frame " + frame + " response " + r.queue() + " " + Long.toHexString(r.id())
+                            + " failure " + r.failure());
+                }
+            });
+        }
+        return lines;
+    }
+}

@@ -1,0 +1,57 @@
+package io.rdmascope.ops;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
+import java.util.List;
+
+/**
+ * One command, call or task and what became of it: the {@code ops --json} contract (extend, don't
+ * rename; docs/cli.md).
+ *
+ * @param protocol      tshark's filter name of the protocol: {@code nvme-rdma}, {@code iser},
+ *                      {@code rpcordma}, {@code smb_direct}
+ * @param queue         the queue or session: the protocol's own name for it (NVMe-oF "qid 0") and the RC
+ *                      connection's two QPs, requester's (which sends commands) first
+ * @param requesterQp   the QP that sent the command
+ * @param responderQp   the QP that answers it
+ * @param opcode        the operation in tshark's words ("Identify Controller", "Read(10)", "V3 READ", "Read")
+ * @param id            CID, initiator task tag, XID or SMB2 message id, unsigned
+ * @param idText        the id as tshark shows it (not in the JSON, which has the number)
+ * @param size          bytes the command asks to move (0 for none)
+ * @param status        {@link #COMPLETED}, {@link #FAILED} or {@link #UNANSWERED}
+ * @param reason        null when completed; the protocol's status for a failure; {@link #TEARDOWN},
+ *                      {@link #AFTER_TEARDOWN}, {@link #ID_REUSED}, {@link #OVERFLOW} or
+ *                      {@link #CAPTURE_END} for an unanswered command
+ * @param commandFrame  the frame that carried the command
+ * @param responseFrame the frame that carried its response, or null
+ * @param dataFrames    the RDMA READ Request, READ Response and WRITE frames that moved its data
+ * @param teardownFrame the CM DisconnectRequest of its connection, when one was captured, else null
+ * @param teardownAfterNs the DisconnectRequest's time minus the command's (negative: the command came
+ *                      after it), or null without one
+ * @param latencyNs     command to response, or null when unanswered
+ * @param deliveryNs    command to the responder's transport ACK covering it, or null when none captured
+ * @param dataNs        first to last data frame, or null without data frames
+ * @param completionNs  last data frame (or the command, without data) to the response, or null
+ */
+public record Operation(String protocol, String queue, int requesterQp, int responderQp, String opcode, long id,
+                        @JsonIgnore String idText, long size, String status, String reason, long commandFrame,
+                        Long responseFrame, List<Long> dataFrames, Long teardownFrame, Long teardownAfterNs, Long latencyNs,
+                        Long deliveryNs, Long dataNs, Long completionNs) {
+    public static final String COMPLETED = "completed";
+    public static final String FAILED = "failed";
+    public static final String UNANSWERED = "unanswered";
+    /** Unanswered: its connection's CM DisconnectRequest came after it. */
+    public static final String TEARDOWN = "teardown";
+    /** Unanswered: sent after its connection's CM DisconnectRequest. */
+    public static final String AFTER_TEARDOWN = "after_teardown";
+    /** Unanswered: a later command took the same id while this one was outstanding. */
+    public static final String ID_REUSED = "id_reused";
+    /** Unanswered as far as the tracker knows: dropped when its queue held too many outstanding commands. */
+    public static final String OVERFLOW = "overflow";
+    /** Unanswered: the capture ended with it outstanding, no teardown seen. */
+    public static final String CAPTURE_END = "capture_end";
+
+    public Operation {
+        dataFrames = List.copyOf(dataFrames);
+    }
+}

@@ -1,0 +1,346 @@
+package io.rdmascope.ops;
+
+import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.ProtocolModule;
+import io.rdmascope.dissect.RdmaContext;
+import io.rdmascope.dissect.ops.OperationEvents;
+import io.rdmascope.dissect.ops.OperationExtractor;
+import io.rdmascope.proto.Protocols;
+import io.rdmascope.proto.mad.Cm;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * Turns dissected frames into operations (issue 19, item 6): a consumer of the dissection beside the
+ * replay engine, fed only when someone asks for operations. Each protocol package reports its commands
+ * and responses ({@link OperationExtractor}); this class pairs them by queue and id, and does what no
+ * single protocol should repeat, on the RoCE/InfiniBand transport under all of them:
+ * <ul>
+ *   <li>data: an RDMA WRITE (First/Only) or READ Request whose RETH R_Key and virtual address fall in a
+ *       buffer an outstanding command of the connection offered belongs to that command, and so do the
+ *       WRITE Middle/Last packets after it and the READ responses that answer it (IBTA 9.4.3-9.4.4);</li>
+ *   <li>delivery: the first ACK (AETH syndrome ACK, IBTA 9.7.5.1.1) from the responder whose PSN covers
+ *       the command's first packet; ACKs are cumulative, so one covers every command before it;</li>
+ *   <li>teardown: a CM DisconnectRequest naming one of the connection's QPs (IBTA 12.6.10), which makes
+ *       the commands still outstanding at the capture's end {@link Operation#TEARDOWN} (sent before
+ *       it) or {@link Operation#AFTER_TEARDOWN} (sent after it) rather than {@link Operation#CAPTURE_END}.</li>
+ * </ul>
+ * iWARP carries none of these protocols' commands today, so iWARP's DDP/RDMAP transfers are not matched.
+ *
+ * <p>Memory is bounded: each queue keeps at most {@code maxOutstanding} commands waiting for their
+ * response; one more makes the oldest {@link Operation#OVERFLOW} (counted in {@link #overflowed()}),
+ * as a command that old has almost surely lost its response. Finished operations go to the sink at
+ * once and are not kept. On frames of a capture without any command, the cost is one layer lookup per
+ * protocol.
+ */
+public final class OperationTracker implements OperationEvents {
+    /** The default bound of commands outstanding on one queue: above NVMe-oF's usual 128-entry queues and iSER's. */
+    public static final int MAX_OUTSTANDING_PER_QUEUE = 4096;
+
+    /** RC opcodes (IBTA table 38). */
+    private static final int WRITE_FIRST = 0x06;
+    private static final int WRITE_MIDDLE = 0x07;
+    private static final int WRITE_LAST = 0x08;
+    private static final int WRITE_LAST_WITH_IMMEDIATE = 0x09;
+    private static final int WRITE_ONLY = 0x0A;
+    private static final int WRITE_ONLY_WITH_IMMEDIATE = 0x0B;
+    private static final int READ_REQUEST = 0x0C;
+    private static final int READ_RESPONSE_FIRST = 0x0D;
+    private static final int READ_RESPONSE_LAST = 0x0F;
+    private static final int READ_RESPONSE_ONLY = 0x10;
+    private static final int ACKNOWLEDGE = 0x11;
+    /** UD SEND Only: how CM MADs travel (to QP1). */
+    private static final int UD_SEND_ONLY = 0x64;
+    /** BTH (IBTA 9.2): destination QP at byte 5, PSN at byte 9; the RETH and AETH follow it at 12. */
+    private static final int BTH_DEST_QP = 5;
+    private static final int BTH_PSN = 9;
+    private static final int BTH_SIZE = 12;
+    /** DREQ's Remote QPN/EECN (IBTA 12.6.10). */
+    private static final int DREQ_REMOTE_QPN = 8;
+    private static final int PSN_MASK = 0xFFFFFF;
+    private static final int PSN_HALF = 0x800000;
+
+    private final List<OperationExtractor> extractors;
+    private final Consumer<Operation> sink;
+    private final int maxOutstanding;
+    private final Map<Queue, QueueState> queues = new HashMap<>();
+    /** Each QP number of a known queue, to the queues that use it (the same number on two host pairs: several). */
+    private final Map<Integer, List<QueueState>> byQpn = new HashMap<>();
+    /** The WRITE in progress towards a QP (after its First, until its Last). */
+    private final Map<Integer, Pending> writes = new HashMap<>();
+    /** READ Requests whose responses go to a QP, oldest first (IBTA 9.5: responses come in request order). */
+    private final Map<Integer, ArrayDeque<Pending>> reads = new HashMap<>();
+    private long overflowed;
+    private long unmatchedResponses;
+    // The frame being extracted.
+    private long frame;
+    private long timeNanos;
+    private int psn;
+
+    /**
+     * @param extractors     the protocols' extractors
+     * @param sink           receives each operation once it is finished (answered, evicted, or at {@link #finish})
+     * @param maxOutstanding the bound of commands waiting on one queue (at least 1)
+     */
+    public OperationTracker(List<OperationExtractor> extractors, Consumer<Operation> sink, int maxOutstanding) {
+        if (maxOutstanding < 1) {
+            throw new IllegalArgumentException("maxOutstanding must be at least 1");
+        }
+        this.extractors = List.copyOf(extractors);
+        this.sink = Objects.requireNonNull(sink);
+        this.maxOutstanding = maxOutstanding;
+    }
+
+    /** A tracker over every protocol of {@link Protocols#ALL} that reports operations. */
+    public static OperationTracker standard(Consumer<Operation> sink) {
+        List<OperationExtractor> extractors = new ArrayList<>();
+        for (ProtocolModule m : Protocols.ALL) {
+            OperationExtractor e = m.operations();
+            if (e != null) {
+                extractors.add(e);
+            }
+        }
+        return new OperationTracker(extractors, sink, MAX_OUTSTANDING_PER_QUEUE);
+    }
+
+    /** Commands dropped because their queue held {@code maxOutstanding} others (reported as {@link Operation#OVERFLOW}). */
+    public long overflowed() {
+        return overflowed;
+    }
+
+    /** Responses whose command was not captured (or already answered). */
+    public long unmatchedResponses() {
+        return unmatchedResponses;
+    }
+
+    /** One dissected frame, in capture order, right after its dissection. */
+    public void accept(Dissection d) {
+        frame = d.frame().number();
+        timeNanos = d.frame().timeNanos();
+        RdmaContext r = d.rdma();
+        psn = r.isRdma() ? d.u24(r.bthStart + BTH_PSN) : -1;
+        for (int i = 0; i < extractors.size(); i++) {
+            extractors.get(i).extract(d, this);
+        }
+        if (byQpn.isEmpty() || !r.isRdma()) {
+            return; // no command seen yet: nothing a transfer, an ACK or a DREQ could belong to
+        }
+        int destQpn = d.u24(r.bthStart + BTH_DEST_QP);
+        int opcode = r.opcode;
+        if (opcode == UD_SEND_ONLY) {
+            teardown(d);
+            return;
+        }
+        List<QueueState> candidates = byQpn.get(destQpn);
+        if (opcode == ACKNOWLEDGE) {
+            if (candidates != null && (d.u8(r.bthStart + BTH_SIZE) & 0x60) == 0) { // syndrome 0xx: ACK
+                acknowledged(candidates, destQpn);
+            }
+            return;
+        }
+        int reth = r.bthStart + BTH_SIZE;
+        if (opcode == WRITE_FIRST || opcode == WRITE_ONLY || opcode == WRITE_ONLY_WITH_IMMEDIATE) {
+            Pending p = candidates == null ? null : owner(candidates, d, reth);
+            if (p != null) {
+                p.data(frame, timeNanos);
+                if (opcode == WRITE_FIRST) {
+                    writes.put(destQpn, p);
+                }
+            }
+        } else if (opcode == WRITE_MIDDLE || opcode == WRITE_LAST || opcode == WRITE_LAST_WITH_IMMEDIATE) {
+            Pending p = opcode == WRITE_MIDDLE ? writes.get(destQpn) : writes.remove(destQpn);
+            if (p != null && !p.done) {
+                p.data(frame, timeNanos);
+            }
+        } else if (opcode == READ_REQUEST) {
+            Pending p = candidates == null ? null : owner(candidates, d, reth);
+            if (p != null) {
+                p.data(frame, timeNanos);
+                int responsesTo = destQpn == p.queue.queue.requesterQpn() ? p.queue.queue.responderQpn()
+                        : p.queue.queue.requesterQpn();
+                ArrayDeque<Pending> waiting = reads.computeIfAbsent(responsesTo, k -> new ArrayDeque<>());
+                if (waiting.size() >= maxOutstanding) {
+                    waiting.poll(); // responses the capture never showed: forget the oldest request, stay bounded
+                }
+                waiting.add(p);
+            }
+        } else if (opcode >= READ_RESPONSE_FIRST && opcode <= READ_RESPONSE_ONLY) {
+            ArrayDeque<Pending> waiting = reads.get(destQpn);
+            if (waiting != null && !waiting.isEmpty()) {
+                Pending p = opcode == READ_RESPONSE_LAST || opcode == READ_RESPONSE_ONLY ? waiting.poll()
+                        : waiting.peek();
+                if (!p.done) {
+                    p.data(frame, timeNanos);
+                }
+            }
+        }
+    }
+
+    /** The capture ended: every command still outstanding is unanswered. */
+    public void finish() {
+        for (QueueState q : queues.values()) {
+            for (Pending p : q.outstanding.values()) {
+                String reason = q.teardownFrame == 0 ? Operation.CAPTURE_END
+                        : q.teardownFrame > p.frame ? Operation.TEARDOWN : Operation.AFTER_TEARDOWN;
+                close(p, Operation.UNANSWERED, reason, -1, 0);
+            }
+            q.outstanding.clear();
+        }
+        writes.clear();
+        reads.clear();
+    }
+
+    @Override
+    public void command(Command c) {
+        QueueState q = queues.computeIfAbsent(c.queue(), this::newQueue);
+        Pending old = q.outstanding.remove(c.id());
+        if (old != null) {
+            close(old, Operation.UNANSWERED, Operation.ID_REUSED, -1, 0);
+        }
+        if (q.outstanding.size() >= maxOutstanding) {
+            Iterator<Pending> oldest = q.outstanding.values().iterator();
+            Pending evicted = oldest.next();
+            oldest.remove();
+            overflowed++;
+            close(evicted, Operation.UNANSWERED, Operation.OVERFLOW, -1, 0);
+        }
+        q.outstanding.put(c.id(), new Pending(q, c, frame, timeNanos, psn));
+    }
+
+    @Override
+    public void response(Response r) {
+        QueueState q = queues.get(r.queue());
+        Pending p = q == null ? null : q.outstanding.remove(r.id());
+        if (p == null) {
+            unmatchedResponses++;
+            return;
+        }
+        close(p, r.failure() == null ? Operation.COMPLETED : Operation.FAILED, r.failure(), frame, timeNanos);
+    }
+
+    private QueueState newQueue(Queue queue) {
+        QueueState q = new QueueState(queue);
+        byQpn.computeIfAbsent(queue.requesterQpn(), k -> new ArrayList<>(1)).add(q);
+        if (queue.responderQpn() != queue.requesterQpn()) {
+            byQpn.computeIfAbsent(queue.responderQpn(), k -> new ArrayList<>(1)).add(q);
+        }
+        return q;
+    }
+
+    /** A CM DisconnectRequest: the queues of the QP it names are torn down from this frame on. */
+    private void teardown(Dissection d) {
+        int dreq = d.find(Cm.DREQ);
+        if (dreq < 0) {
+            return;
+        }
+        List<QueueState> named = byQpn.get(d.u24(d.layerStart(dreq) + DREQ_REMOTE_QPN));
+        if (named != null) {
+            for (QueueState q : named) {
+                if (q.teardownFrame == 0) {
+                    q.teardownFrame = frame;
+                    q.teardownNanos = timeNanos;
+                }
+            }
+        }
+    }
+
+    /** An ACK to {@code destQpn}: the commands its PSN covers, on queues whose requester that QP is, were delivered. */
+    private void acknowledged(List<QueueState> candidates, int destQpn) {
+        for (QueueState q : candidates) {
+            if (q.queue.requesterQpn() != destQpn) {
+                continue;
+            }
+            for (Pending p : q.outstanding.values()) {
+                if (p.ackNanos < 0 && p.psn >= 0 && ((psn - p.psn) & PSN_MASK) < PSN_HALF) {
+                    p.ackNanos = timeNanos;
+                }
+            }
+        }
+    }
+
+    /** The outstanding command whose buffer holds the RETH's R_Key and virtual address, else null. */
+    private static Pending owner(List<QueueState> candidates, Dissection d, int reth) {
+        long va = d.u32(reth) << 32 | d.u32(reth + 4);
+        long key = d.u32(reth + 8);
+        for (QueueState q : candidates) {
+            for (Pending p : q.outstanding.values()) {
+                for (Buffer b : p.command.buffers()) {
+                    if (b.key() == key && Long.compareUnsigned(va, b.address()) >= 0
+                            && Long.compareUnsigned(va - b.address(), b.length()) < 0) {
+                        return p;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private void close(Pending p, String status, String reason, long responseFrame, long responseNanos) {
+        p.done = true;
+        boolean answered = responseFrame >= 0;
+        Command c = p.command;
+        Queue queue = c.queue();
+        String queueText = (queue.name().isEmpty() ? "" : queue.name() + " ")
+                + String.format("QP 0x%06x/0x%06x", queue.requesterQpn(), queue.responderQpn());
+        boolean data = p.dataFrames != null;
+        long dataEnd = data ? p.lastDataNanos : p.timeNanos;
+        sink.accept(new Operation(queue.protocol(), queueText, queue.requesterQpn(), queue.responderQpn(),
+                c.opcode(), c.id(), c.idText(), c.size(), status, reason, p.frame,
+                answered ? responseFrame : null, data ? p.dataFrames : List.of(),
+                p.queue.teardownFrame == 0 ? null : p.queue.teardownFrame,
+                p.queue.teardownFrame == 0 ? null : p.queue.teardownNanos - p.timeNanos,
+                answered ? responseNanos - p.timeNanos : null, p.ackNanos < 0 ? null : p.ackNanos - p.timeNanos,
+                data ? p.lastDataNanos - p.firstDataNanos : null, answered ? responseNanos - dataEnd : null));
+    }
+
+    /** One queue: its commands waiting for their response, oldest first, and its teardown. */
+    private static final class QueueState {
+        final Queue queue;
+        final LinkedHashMap<Long, Pending> outstanding = new LinkedHashMap<>();
+        long teardownFrame;
+        long teardownNanos;
+
+        QueueState(Queue queue) {
+            this.queue = queue;
+        }
+    }
+
+    /** A command waiting for its response. */
+    private static final class Pending {
+        final QueueState queue;
+        final Command command;
+        final long frame;
+        final long timeNanos;
+        final int psn;
+        long ackNanos = -1;
+        List<Long> dataFrames;
+        long firstDataNanos;
+        long lastDataNanos;
+        boolean done;
+
+        Pending(QueueState queue, Command command, long frame, long timeNanos, int psn) {
+            this.queue = queue;
+            this.command = command;
+            this.frame = frame;
+            this.timeNanos = timeNanos;
+            this.psn = psn;
+        }
+
+        void data(long frame, long nanos) {
+            if (dataFrames == null) {
+                dataFrames = new ArrayList<>(2);
+                firstDataNanos = nanos;
+            }
+            dataFrames.add(frame);
+            lastDataNanos = nanos;
+        }
+    }
+}
