@@ -100,6 +100,12 @@ class ProtocolHierarchyTsharkTest {
             if (s.format() == ScenarioCatalog.Format.PCAP && !s.wire().encap().name().startsWith("ROCE")) {
                 continue; // Wireshark 4.0 cannot open link type 247 in a pcap file
             }
+            if (s.name().startsWith("ulp_")) {
+                // The storage cases (issue 19): there rdmascope decodes what InfiniBand carries, which this
+                // test's rule "all of the InfiniBand payload is data" does not describe; their fields are
+                // held to tshark's by sample-pcaps' UlpCasesTest.
+                continue;
+            }
             captures.add(GoldenOutputTest.cases().resolve(s.name()).resolve(s.name() + "." + s.format().extension()));
         }
         Path shared = SharedFiles.root().resolve("captures");

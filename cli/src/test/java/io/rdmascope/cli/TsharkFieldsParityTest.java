@@ -179,8 +179,14 @@ class TsharkFieldsParityTest {
         // it wrongly does: iwarp_shared_msn's 4-byte Send, which tshark's RPC-over-RDMA heuristic takes for
         // an RPCoRDMA header too short to be one, exactly as it does with the real NIC's 4-byte Send in
         // frame 15 of the Wireshark wiki's iwarp_rdma/read capture the case is modelled on (issue 16).
+        // Three more it wrongly does in ulp_rpcrdma (issue 19): the two NFSv3 READ replies whose data went
+        // into a write chunk (tshark dissects such a reply a second time and fails on the moved data,
+        // with or without the opaque's length inline), and the reply to the XID the client reused while
+        // its first call was outstanding, which tshark pairs with that first call (a GETATTR) and
+        // decodes as its reply although it answers the LOOKUP (docs/tshark-parity.md).
         assertEquals(List.of("iwarp_shared_msn.pcap frame 17", "capture_frames_cut_silently.pcap frame 3", "capture_frames_cut_silently.pcap frame 4",
-                "capture_frames_cut_silently.pcap frame 5", "violation_pad_misaligned.pcapng frame 3"), malformed);
+                "capture_frames_cut_silently.pcap frame 5", "violation_pad_misaligned.pcapng frame 3",
+                "ulp_rpcrdma.pcapng frame 17", "ulp_rpcrdma.pcapng frame 52", "ulp_rpcrdma.pcapng frame 60"), malformed);
     }
 
     /** Every committed scenario capture but the link-type-247 pcaps, which Wireshark 4.0 cannot open. */

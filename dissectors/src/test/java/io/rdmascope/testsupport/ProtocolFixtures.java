@@ -75,15 +75,24 @@ public final class ProtocolFixtures {
     }
 
     /**
+     * Every committed sample case's capture but {@code carrier}'s: the case generated to carry the
+     * protocol under test (issue 19's ulp_*), where its frames are claims on purpose. Every other
+     * protocol's case stays in, so a false claim there still fails.
+     */
+    public static List<Path> sampleCaptures(String carrier) throws IOException {
+        try (Stream<Path> cases = Files.walk(SharedFiles.sampleCases(), 2)) {
+            return cases.filter(p -> p.toString().endsWith(".pcap") || p.toString().endsWith(".pcapng"))
+                    .filter(p -> !p.getParent().getFileName().toString().equals(carrier)).sorted().toList();
+        }
+    }
+
+    /**
      * Dissects every capture of {@code ../shared/captures} and every sample case (skipping when the
      * shared folder is absent) and lists up to ten frames for which {@code claims} holds.
      */
-    public static Scan scanForClaims(Predicate<Dissection> claims) throws IOException {
+    public static Scan scanForClaims(String carrier, Predicate<Dissection> claims) throws IOException {
         List<Path> files = new ArrayList<>(SharedFiles.allCaptures());
-        try (Stream<Path> cases = Files.walk(SharedFiles.sampleCases(), 2)) {
-            cases.filter(p -> p.toString().endsWith(".pcap") || p.toString().endsWith(".pcapng")).sorted()
-                    .forEach(files::add);
-        }
+        files.addAll(sampleCaptures(carrier));
         int frames = 0;
         List<String> claimed = new ArrayList<>();
         for (Path file : files) {

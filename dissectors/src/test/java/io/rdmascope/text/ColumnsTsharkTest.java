@@ -47,7 +47,14 @@ class ColumnsTsharkTest {
             Map.entry("UDP → InfiniBand", "IPoIB is not decoded"),
             Map.entry("ARP → InfiniBand", "IPoIB is not decoded"),
             Map.entry("ICMP → InfiniBand", "IPoIB is not decoded"),
-            Map.entry("ICMPv6 → InfiniBand", "IPoIB is not decoded"));
+            Map.entry("ICMPv6 → InfiniBand", "IPoIB is not decoded"),
+            // The storage cases (issue 19; docs/tshark-parity.md, NVMe over Fabrics and Generated storage cases).
+            Map.entry("RRoCE → NVMe Fabrics RDMA", "a CM REQ's NVMe-oF private data, which tshark does not decode"),
+            Map.entry("NVMe Fabrics RDMA → RRoCE", "a CM RTU/DREQ/DREP carries no NVMe-oF data"),
+            Map.entry("NVMe Fabrics RDMA → NVMe", "a completion tshark cannot pair with a command: we decode it"),
+            Map.entry("RPCoRDMA → NFS", "a call with a read chunk: we show it at its SEND, tshark rebuilt"),
+            Map.entry("NFS → RRoCE", "tshark shows a call rebuilt from its read chunk at the last READ response"),
+            Map.entry("NFS → RPCoRDMA", "an RDMA_NOMSG reply: tshark decodes it from the reply chunk"));
 
     @Test
     @DisplayName("a TCP SYN padded to 60 bytes reads TCP, not Ethernet (the trailer never names the column)")

@@ -7,6 +7,7 @@ import io.rdmascope.proto.ib.Opcodes;
 import io.rdmascope.proto.ib.Operation;
 import io.rdmascope.proto.ib.Service;
 import io.rdmascope.proto.mad.Cm;
+import io.rdmascope.proto.mad.Mad;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -138,12 +139,13 @@ public final class Connection {
     private int expectedPsn;
     private int msn;
     private boolean nakSent;
-    private int ipIdRequester;
-    private int ipIdResponder;
+    /** Each host's IPv4 identification and GSI PSN counters, shared with the {@link #reverse()} direction. */
+    private final HostCounters requesterCounters;
+    private final HostCounters responderCounters;
+    /** True for the {@link #reverse()} direction: its messages go from the conversation's responder. */
+    private final boolean reversed;
     private int commId;
     private long transactionId;
-    private int gsiPsnRequester;
-    private int gsiPsnResponder;
     private final TreeMap<Long, Packet> sentByOrder = new TreeMap<>();
     private long sendOrder;
     private final List<Msg> messages = new ArrayList<>();
@@ -169,15 +171,66 @@ public final class Connection {
         this.nextPsn = random.nextInt(1 << 24);
         this.responderStartPsn = random.nextInt(1 << 24);
         this.expectedPsn = nextPsn;
-        this.ipIdRequester = random.nextInt(0x10000);
-        this.ipIdResponder = random.nextInt(0x10000);
-        this.gsiPsnRequester = random.nextInt(1 << 24);
-        this.gsiPsnResponder = random.nextInt(1 << 24);
+        this.requesterCounters = new HostCounters();
+        this.responderCounters = new HostCounters();
+        requesterCounters.ipId = random.nextInt(0x10000);
+        responderCounters.ipId = random.nextInt(0x10000);
+        requesterCounters.gsiPsn = random.nextInt(1 << 24);
+        responderCounters.gsiPsn = random.nextInt(1 << 24);
+        this.reversed = false;
         this.xrcSrq = service == Service.XRC ? 0x40 + random.nextInt(0x100) : 0;
         this.rkey = 0x1000 + random.nextInt(0xF000);
         this.record = truth.connection(service.name(), wire.encap().name().toLowerCase(java.util.Locale.ROOT));
         this.record.pmtu = pmtu;
         refreshEndpoints();
+    }
+
+    /**
+     * The other direction of the same QP pair: the responder's QP posting requests (a SEND, an RDMA
+     * WRITE or READ) to the requester's, as every storage protocol's target does. It sends from the
+     * responder's starting PSN (the one the CM REQ announced), its messages belong to the same
+     * conversation with source and destination swapped, and the two hosts keep one IPv4
+     * identification counter each. CM (establish, disconnect) stays with this, the active side.
+     */
+    public Connection reverse() {
+        return new Connection(this);
+    }
+
+    private Connection(Connection forward) {
+        this.fabric = forward.fabric;
+        this.trace = forward.trace;
+        this.truth = forward.truth;
+        this.random = forward.random;
+        this.wire = forward.wire;
+        this.service = forward.service;
+        this.requester = forward.responder;
+        this.responder = forward.requester;
+        this.pmtu = forward.pmtu;
+        this.requesterQpn = forward.responderQpn;
+        this.responderQpn = forward.requesterQpn;
+        this.requesterPort = forward.responderPort;
+        this.responderPort = forward.requesterPort;
+        this.nextPsn = forward.responderStartPsn;
+        this.responderStartPsn = forward.record.requester.startPsn();
+        this.expectedPsn = nextPsn;
+        this.requesterCounters = forward.responderCounters;
+        this.responderCounters = forward.requesterCounters;
+        this.xrcSrq = forward.xrcSrq;
+        this.rkey = forward.rkey;
+        this.record = forward.record;
+        this.reversed = true;
+    }
+
+    /** Counters a host keeps across both directions of a QP pair. */
+    private static final class HostCounters {
+        int ipId;
+        int gsiPsn;
+    }
+
+    private TruthLog.MessageRecord newRecord(String kind, int firstPsn, int lastPsn, long bytes) {
+        TruthLog.MessageRecord rec = truth.message(id(), kind, firstPsn, lastPsn, bytes);
+        rec.fromResponder = reversed;
+        return rec;
     }
 
     private void refreshEndpoints() {
@@ -232,19 +285,41 @@ public final class Connection {
      * timeout {@link #LOCAL_ACK_TIMEOUT}, and the retry counts agreed.
      */
     public Connection establish(int retryCount, int rnrRetryCount) {
+        return establish(retryCount, rnrRetryCount, 0x4a00 + record.id, null, null, false);
+    }
+
+    /**
+     * REQ, REP, RTU as {@link #establish()}, for a storage protocol's listener: the REQ's IP CM
+     * service ID names TCP port {@code tcpPort} (IBTA Annex A11.2), and each side's protocol private
+     * data follows, the REQ's after the 36-byte IP CM header librdmacm puts first (Annex A11.6), the
+     * REP's at the start of its private data (IBTA 12.6.8). Either may be null.
+     */
+    public Connection establish(int tcpPort, byte[] reqPrivateData, byte[] repPrivateData) {
+        return establish(7, 7, tcpPort, reqPrivateData, repPrivateData, true);
+    }
+
+    /**
+     * {@code mappedGids}: the REQ's GIDs are what a RoCEv2 NIC puts there, the IPv4-mapped IPv6 address
+     * of each port (::ffff:a.b.c.d, as every real RoCEv2 capture has them); tshark keys its RDMA-CM
+     * conversations on them, so a storage protocol's packets are found only so. The older scenarios keep
+     * the IPv6 GID, and their committed bytes.
+     */
+    private Connection establish(int retryCount, int rnrRetryCount, int tcpPort, byte[] reqPrivateData,
+                                 byte[] repPrivateData, boolean mappedGids) {
         int activeCommId = random.nextInt();
         int passiveCommId = random.nextInt();
         commId = activeCommId;
         transactionId = (random.nextLong() & 0xFFFFFFFFL) << 32;
         record.setup = "cm";
-        int req = gsi(requester, responder, CmMad.req(new CmMad.Request(transactionId, activeCommId, requesterQpn,
-                responderStartPsn, CmMad.mtuCode(pmtu), 16, 16, LOCAL_ACK_TIMEOUT, retryCount, rnrRetryCount,
-                requester.gid(), responder.gid(), 0x4a00 + record.id, requester.ipv4(), responder.ipv4(),
-                requester.caGuid())));
+        int req = gsi(requester, responder, withPrivateData(CmMad.req(new CmMad.Request(transactionId, activeCommId,
+                requesterQpn, responderStartPsn, CmMad.mtuCode(pmtu), 16, 16, LOCAL_ACK_TIMEOUT, retryCount,
+                rnrRetryCount, cmGid(requester, mappedGids), cmGid(responder, mappedGids), tcpPort, requester.ipv4(), responder.ipv4(),
+                requester.caGuid())), reqPrivateData, Mad.COMMON_HEADER_SIZE + Cm.REQ_PRIVATE_DATA + IP_CM_HEADER_SIZE));
         transition(req, "req");
         trace.pause(20_000 + random.nextInt(30_000)); // the passive side's rdma_accept
-        int rep = gsi(responder, requester, CmMad.rep(transactionId, passiveCommId, activeCommId, responderQpn,
-                nextPsn, 16, 16, rnrRetryCount, responder.caGuid()));
+        int rep = gsi(responder, requester, withPrivateData(CmMad.rep(transactionId, passiveCommId, activeCommId,
+                responderQpn, nextPsn, 16, 16, rnrRetryCount, responder.caGuid()), repPrivateData,
+                Mad.COMMON_HEADER_SIZE + Cm.REP_PRIVATE.offset()));
         transition(rep, "rep");
         trace.pause(5_000 + random.nextInt(10_000));
         int rtu = gsi(requester, responder, CmMad.rtu(transactionId, activeCommId, passiveCommId));
@@ -255,6 +330,27 @@ public final class Connection {
     }
 
     private int passiveCommId;
+
+    /** The IP CM header at the start of a REQ's private data (IBTA Annex A11.6): version, port, two addresses. */
+    private static final int IP_CM_HEADER_SIZE = 36;
+
+    private byte[] cmGid(Host h, boolean mapped) {
+        if (!mapped || wire.encap() != Wire.Encap.ROCE_V2_IPV4) {
+            return h.gid();
+        }
+        byte[] gid = new byte[16];
+        gid[10] = (byte) 0xFF;
+        gid[11] = (byte) 0xFF;
+        System.arraycopy(h.ipv4(), 0, gid, 12, 4);
+        return gid;
+    }
+
+    private static byte[] withPrivateData(byte[] mad, byte[] privateData, int at) {
+        if (privateData != null) {
+            System.arraycopy(privateData, 0, mad, at, privateData.length);
+        }
+        return mad;
+    }
 
     /** REQ answered by REJ: the connection never exists (IBTA 12.6.7). */
     public Connection rejected(int reason) {
@@ -286,7 +382,7 @@ public final class Connection {
 
     private int gsi(Host from, Host to, byte[] mad) {
         // Each side's QP1 numbers its own packets.
-        int psn = from == requester ? gsiPsnRequester++ : gsiPsnResponder++;
+        int psn = from == requester ? requesterCounters.gsiPsn++ : responderCounters.gsiPsn++;
         RocePacket p = wire.packet(from, to).gsiMad(mad).psn(psn & Psn.MASK);
         if (wire.encap().roceV2()) {
             p.udpSourcePort(from == requester ? requesterPort : responderPort);
@@ -327,19 +423,49 @@ public final class Connection {
      * {@code dmaLength}: for the length-violation scenarios.
      */
     public Msg writeSized(long dmaLength, int... sizes) {
-        return post("WRITE", sizes, dmaLength, null, null, true);
+        return post("WRITE", sizes, dmaLength, null, null, true, null, null);
+    }
+
+    /** A SEND carrying exactly {@code data} (a protocol's message), in path-MTU packets. */
+    public Msg send(byte[] data) {
+        return post("SEND", packetSizes(data.length), data.length, null, null, false, data, null);
+    }
+
+    /** A SEND with Invalidate carrying {@code data} and invalidating {@code rkeyToInvalidate} at the receiver. */
+    public Msg sendWithInvalidate(byte[] data, long rkeyToInvalidate) {
+        return post("SEND_WITH_INV", packetSizes(data.length), data.length, null, rkeyToInvalidate, false, data, null);
+    }
+
+    /** An RDMA WRITE of {@code data} into the peer's buffer at {@code va} under {@code rkey}. */
+    public Msg writeTo(byte[] data, long va, long rkey) {
+        return post("WRITE", packetSizes(data.length), data.length, null, null, true, data, new long[] {va, rkey});
+    }
+
+    /** An RDMA WRITE of {@code bytes} into the peer's buffer at {@code va} under {@code rkey} (one its protocol advertised). */
+    public Msg writeTo(int bytes, long va, long rkey) {
+        return post("WRITE", packetSizes(bytes), bytes, null, null, true, null, new long[] {va, rkey});
     }
 
     private Msg postSendOrWrite(String kind, int bytes, Long immediate, Long invalidate, boolean write) {
+        return post(kind, packetSizes(bytes), bytes, immediate, invalidate, write, null, null);
+    }
+
+    /** Path-MTU packets for a message of {@code bytes}: full ones and the rest, at least one. */
+    private int[] packetSizes(int bytes) {
         int packets = Math.max(1, (bytes + pmtu - 1) / pmtu);
         int[] sizes = new int[packets];
         for (int i = 0; i < packets; i++) {
             sizes[i] = i < packets - 1 ? pmtu : bytes - (packets - 1) * pmtu;
         }
-        return post(kind, sizes, bytes, immediate, invalidate, write);
+        return sizes;
     }
 
-    private Msg post(String kind, int[] sizes, long dmaLength, Long immediate, Long invalidate, boolean write) {
+    /**
+     * Posts a SEND or WRITE. {@code data}, when given, is what the packets carry (else random bytes);
+     * {@code target}, when given, is a WRITE's {VA, R_Key} (else a random VA and this connection's key).
+     */
+    private Msg post(String kind, int[] sizes, long dmaLength, Long immediate, Long invalidate, boolean write,
+                     byte[] data, long[] target) {
         requireRequests();
         long total = 0;
         for (int s : sizes) {
@@ -348,20 +474,24 @@ public final class Connection {
         int first = nextPsn;
         int span = sizes.length;
         // bytes: payload seen in the capture, each PSN once (messages --json contract), counted as captured.
-        TruthLog.MessageRecord rec = truth.message(id(), kind, first, first, 0);
+        TruthLog.MessageRecord rec = newRecord(kind, first, first, 0);
         rec.immediate = immediate;
         rec.invalidatedRkey = invalidate;
         Msg m = new Msg(kind, first, span, total, rec, false);
-        long va = 0x7f3a00000000L + (long) random.nextInt(1 << 20) * 4096;
+        long va = target != null ? target[0] : 0x7f3a00000000L + (long) random.nextInt(1 << 20) * 4096;
+        long key = target != null ? target[1] : rkey;
+        int carried = 0;
         for (int i = 0; i < sizes.length; i++) {
             boolean firstPacket = i == 0;
             boolean lastPacket = i == sizes.length - 1;
             Operation op = write ? writeOperation(firstPacket, lastPacket, immediate != null)
                     : sendOperation(firstPacket, lastPacket, immediate != null, invalidate != null);
-            RocePacket p = request(op, Psn.add(first, i)).ackReq(lastPacket && service != Service.UC)
-                    .payload(fabric.payload(sizes[i]));
+            byte[] bytes = data == null ? fabric.payload(sizes[i])
+                    : java.util.Arrays.copyOfRange(data, carried, carried + sizes[i]);
+            carried += sizes[i];
+            RocePacket p = request(op, Psn.add(first, i)).ackReq(lastPacket && service != Service.UC).payload(bytes);
             if (write && firstPacket) {
-                p.set(InfiniBand.RETH_VA, va).set(InfiniBand.RETH_R_KEY, rkey).set(InfiniBand.RETH_DMALEN, dmaLength);
+                p.set(InfiniBand.RETH_VA, va).set(InfiniBand.RETH_R_KEY, key).set(InfiniBand.RETH_DMALEN, dmaLength);
             }
             if (lastPacket && immediate != null) {
                 p.immediate(immediate);
@@ -393,6 +523,15 @@ public final class Connection {
 
     /** An RDMA READ of {@code bytes}: one request, max(1, ceil(bytes/PMTU)) response PSNs (R1.3). */
     public Msg read(int bytes) {
+        return read(bytes, null);
+    }
+
+    /** An RDMA READ of {@code bytes} from the peer's buffer at {@code va} under {@code rkey} (one its protocol advertised). */
+    public Msg readFrom(int bytes, long va, long rkey) {
+        return read(bytes, new long[] {va, rkey});
+    }
+
+    private Msg read(int bytes, long[] source) {
         requireRequests();
         if (service == Service.UC) {
             throw new IllegalStateException("UC has no RDMA READ");
@@ -400,11 +539,12 @@ public final class Connection {
         int span = Math.max(1, (bytes + pmtu - 1) / pmtu);
         int first = nextPsn;
         // A READ's bytes are what comes back (messages --json contract): counted as responses arrive.
-        TruthLog.MessageRecord rec = truth.message(id(), "READ", first, Psn.add(first, span - 1), 0);
+        TruthLog.MessageRecord rec = newRecord("READ", first, Psn.add(first, span - 1), 0);
         Msg m = new Msg("READ", first, span, bytes, rec, true);
         RocePacket p = request(Operation.RDMA_READ_REQUEST, first).ackReq(true)
-                .set(InfiniBand.RETH_VA, 0x7f3b00000000L + (long) random.nextInt(1 << 20) * 4096)
-                .set(InfiniBand.RETH_R_KEY, rkey).set(InfiniBand.RETH_DMALEN, bytes);
+                .set(InfiniBand.RETH_VA, source != null ? source[0]
+                        : 0x7f3b00000000L + (long) random.nextInt(1 << 20) * 4096)
+                .set(InfiniBand.RETH_R_KEY, source != null ? source[1] : rkey).set(InfiniBand.RETH_DMALEN, bytes);
         m.packets.add(new Packet(m, 0, first, p, true, 0));
         nextPsn = Psn.add(first, span);
         messages.add(m);
@@ -445,7 +585,7 @@ public final class Connection {
         int psn = nextPsn;
         // Compare-and-swap and fetch-and-add move 8 bytes (the value returned); ATOMIC WRITE's 8 are its
         // payload, counted when captured; FLUSH carries none.
-        TruthLog.MessageRecord rec = truth.message(id(), kind, psn, psn, op.kind() == Operation.Kind.ATOMIC ? 8 : 0);
+        TruthLog.MessageRecord rec = newRecord(kind, psn, psn, op.kind() == Operation.Kind.ATOMIC ? 8 : 0);
         Msg m = new Msg(kind, psn, 1, bytes, rec, true);
         RocePacket p = request(op, psn).ackReq(true);
         if (op.kind() == Operation.Kind.ATOMIC) {
@@ -466,7 +606,7 @@ public final class Connection {
     public Msg unfinishedWrite(long dmaLength, int firstBytes) {
         requireRequests();
         int psn = nextPsn;
-        TruthLog.MessageRecord rec = truth.message(id(), "WRITE", psn, psn, 0);
+        TruthLog.MessageRecord rec = newRecord("WRITE", psn, psn, 0);
         Msg m = new Msg("WRITE", psn, 1, dmaLength, rec, false);
         RocePacket p = request(Operation.RDMA_WRITE_FIRST, psn).payload(fabric.payload(firstBytes))
                 .set(InfiniBand.RETH_VA, 0x7f0000001000L).set(InfiniBand.RETH_R_KEY, rkey)
@@ -964,7 +1104,7 @@ public final class Connection {
 
     private RocePacket withIpId(RocePacket p, boolean fromRequester) {
         if (wire.encap() == Wire.Encap.ROCE_V2_IPV4) {
-            p.ipId(fromRequester ? ipIdRequester++ & 0xFFFF : ipIdResponder++ & 0xFFFF);
+            p.ipId(fromRequester ? requesterCounters.ipId++ & 0xFFFF : responderCounters.ipId++ & 0xFFFF);
         }
         return p;
     }

@@ -177,7 +177,29 @@ public final class ScenarioCatalog {
                         + "capture cannot show what it acknowledged; the next ACK covers it.", 63, Format.PCAPNG, V2,
                         ScenarioCatalog::headersCut),
                 new Scenario("violation_pad_misaligned", "A SEND ONLY of 6 bytes sent with no pad bytes: payload "
-                        + "plus pad is not a multiple of 4.", 64, Format.PCAPNG, V2, ScenarioCatalog::padMisaligned));
+                        + "plus pad is not a multiple of 4.", 64, Format.PCAPNG, V2, ScenarioCatalog::padMisaligned),
+                // ---- storage protocols on RoCEv2 (issue 19): truth.json lists the operations and planted errors ----
+                new Scenario("ulp_nvmeof", "NVMe-oF on RoCEv2: admin and I/O queues by CM for port 4420 with "
+                        + "their private data; Connect, Property Get/Set, Identify, Set Features; Writes the "
+                        + "controller RDMA READs, Reads it RDMA WRITEs; a failed Read, a CID reused while "
+                        + "outstanding, data outside the command's buffer, a completion for no command, a Read "
+                        + "unanswered at teardown and a Keep Alive unanswered at capture end.", 81, Format.PCAPNG, V2,
+                        NvmeOfScenario::script),
+                new Scenario("ulp_iser", "iSER on RoCEv2: CM for port 3260, Login, READs the target RDMA WRITEs "
+                        + "into the initiator's Read STag, a WRITE it RDMA READs, a READ(16) ended with CHECK "
+                        + "CONDITION, NOP-Out/In; a task tag reused while outstanding, data outside the command's "
+                        + "buffer, a response for no task, a READ unanswered at teardown.", 82, Format.PCAPNG, V2,
+                        IserScenario::script),
+                new Scenario("ulp_rpcrdma", "NFSv3 on RPC-over-RDMA on RoCEv2: CM for port 20049, NULL, GETATTR, "
+                        + "a READ into a write chunk, a WRITE from a read chunk, READDIRPLUS through a reply chunk, "
+                        + "a LOOKUP failing NFS3ERR_NOENT; a credit overrun, an XID reused while outstanding, data "
+                        + "outside the chunk, a reply to no call, a call unanswered at teardown.", 83, Format.PCAPNG,
+                        V2, RpcRdmaScenario::script),
+                new Scenario("ulp_smbdirect", "SMB3 over SMB Direct on RoCEv2: CM for port 5445, SMBD negotiate, "
+                        + "SMB2 NEGOTIATE, SESSION_SETUP, TREE_CONNECT, a failed and a good CREATE, READ and WRITE "
+                        + "over RDMA channel descriptors; a send-credit overrun, a message id reused while "
+                        + "outstanding, data outside the descriptor's buffer, a response to no request, an ECHO "
+                        + "unanswered at teardown.", 84, Format.PCAPNG, V2, SmbDirectScenario::script));
     }
 
     public static Scenario byName(String name) {

@@ -16,7 +16,41 @@ import java.util.List;
  */
 public record Truth(String scenario, String description, long seed, String capture, String format, int frames,
                    List<Conversation> conversations, List<Message> messages, List<Observation> observations,
-                   List<Finding> findings) {
+                   List<Finding> findings,
+                   @JsonInclude(JsonInclude.Include.NON_NULL) List<Operation> operations,
+                   @JsonInclude(JsonInclude.Include.NON_NULL) List<PlantedError> plantedErrors) {
+
+    /** The truth of a scenario that carries no storage protocol: no operations, nothing planted for them. */
+    public Truth(String scenario, String description, long seed, String capture, String format, int frames,
+                 List<Conversation> conversations, List<Message> messages, List<Observation> observations,
+                 List<Finding> findings) {
+        this(scenario, description, seed, capture, format, frames, conversations, messages, observations, findings,
+                null, null);
+    }
+
+    /**
+     * One storage-protocol operation the scenario performed (issue 19), in the shape of
+     * {@code rdmascope ops --json}: {@code protocol} nvme-rdma, iser, rpcrdma or smb_direct; {@code queue}
+     * the conversation carrying it (its id in {@link #conversations}); {@code opcode} the command's name
+     * as its specification (and tshark) names it; {@code id} the CID, initiator task tag, XID or SMB2
+     * message id; {@code status} completed, failed (with the {@code reason} the response gave) or
+     * unanswered ({@code reason} teardown or capture_end); the frame of the command's first packet, of
+     * the response's first packet (null when none), and every frame that moved its data by RDMA (READ
+     * requests, READ responses, WRITE packets).
+     */
+    public record Operation(String protocol, String queue, String opcode, long id, String status, String reason,
+                            int commandFrame, Integer responseFrame, List<Integer> dataFrames) {
+    }
+
+    /**
+     * A protocol error the scenario put on the wire on purpose, and the condition of issue 19's rules
+     * it must raise ({@code kind}: response_without_command, id_reused_while_outstanding,
+     * transfer_outside_buffers, command_unanswered, credit_overrun), with the specification that
+     * forbids it, at the frame that shows it.
+     */
+    public record PlantedError(String kind, String protocol, String queue, Long id, int frame, String spec,
+                               String detail) {
+    }
 
     /** One queue pair conversation; for UD the "responder" is the destination QP. */
     @JsonInclude(JsonInclude.Include.NON_NULL)

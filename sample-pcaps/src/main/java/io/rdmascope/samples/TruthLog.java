@@ -47,6 +47,8 @@ final class TruthLog {
         Long invalidatedRkey;
         /** A packet of it crossed the wire but the capture never showed it (messages --json "partial"). */
         Boolean partial;
+        /** Sent by the conversation's responder QP ({@link Connection#reverse()}): source and destination swap. */
+        boolean fromResponder;
 
         MessageRecord(int connection, String kind, int firstPsn, int lastPsn, long bytes) {
             this.connection = connection;
@@ -55,6 +57,73 @@ final class TruthLog {
             this.lastPsn = lastPsn;
             this.bytes = bytes;
         }
+    }
+
+    /** A storage-protocol operation's truth (Truth.Operation), completed as its response or the end comes. */
+    static final class OperationRecord {
+        final String protocol;
+        final int connection;
+        final String opcode;
+        final long id;
+        final int commandFrame;
+        final List<Integer> dataFrames = new ArrayList<>();
+        String status;
+        String reason;
+        Integer responseFrame;
+
+        OperationRecord(String protocol, int connection, String opcode, long id, int commandFrame) {
+            this.protocol = protocol;
+            this.connection = connection;
+            this.opcode = opcode;
+            this.id = id;
+            this.commandFrame = commandFrame;
+        }
+
+        /** Frames that moved this operation's data (RDMA READ request and responses, WRITE packets). */
+        OperationRecord data(List<Integer> frames) {
+            dataFrames.addAll(frames);
+            return this;
+        }
+
+        /** Answered with success at {@code frame}. */
+        void completed(int frame) {
+            end("completed", null, frame);
+        }
+
+        /** Answered at {@code frame} with an error status, {@code reason} as the specification names it. */
+        void failed(int frame, String reason) {
+            end("failed", reason, frame);
+        }
+
+        /** Never answered: {@code reason} is teardown (its connection went first) or capture_end. */
+        void unanswered(String reason) {
+            end("unanswered", reason, null);
+        }
+
+        private void end(String how, String why, Integer frame) {
+            if (status != null) {
+                throw new IllegalStateException(opcode + " at frame " + commandFrame + " already " + status);
+            }
+            status = how;
+            reason = why;
+            responseFrame = frame;
+        }
+    }
+
+    private record PlantedRecord(UlpError kind, String protocol, int connection, Long id, int frame, String detail) {
+    }
+
+    private final List<OperationRecord> operations = new ArrayList<>();
+    private final List<PlantedRecord> planted = new ArrayList<>();
+
+    OperationRecord operation(String protocol, int connection, String opcode, long id, int commandFrame) {
+        OperationRecord o = new OperationRecord(protocol, connection, opcode, id, commandFrame);
+        operations.add(o);
+        return o;
+    }
+
+    void planted(UlpError kind, String protocol, int connection, Long id, int frame, String detail) {
+        planted.add(new PlantedRecord(kind, protocol, connection, id, frame, detail));
     }
 
     private record ObservationRecord(Expected kind, Integer frame, Integer connection, Integer psn, String detail) {
@@ -91,9 +160,11 @@ final class TruthLog {
                 .map(m -> {
                     ConnectionRecord c = byId.get(m.connection);
                     // UC has no responses: without CM the requester's own QPN never appears on the wire.
-                    Integer srcQp = "UC".equals(c.transport) && "none".equals(c.setup) ? null : c.requester.qpn();
-                    return new Truth.Message(ids.get(m.connection), c.requester.address(), c.responder.address(),
-                            srcQp, c.responder.qpn(), m.kind, c.transport, m.firstPsn, m.lastPsn, m.bytes,
+                    Truth.Endpoint from = m.fromResponder ? c.responder : c.requester;
+                    Truth.Endpoint to = m.fromResponder ? c.requester : c.responder;
+                    Integer srcQp = "UC".equals(c.transport) && "none".equals(c.setup) ? null : from.qpn();
+                    return new Truth.Message(ids.get(m.connection), from.address(), to.address(),
+                            srcQp, to.qpn(), m.kind, c.transport, m.firstPsn, m.lastPsn, m.bytes,
                             List.copyOf(m.frames), List.copyOf(m.responseFrames), m.completionFrame, m.latencyNanos,
                             m.status, m.immediate, m.invalidatedRkey, m.partial);
                 }).toList();
@@ -104,7 +175,23 @@ final class TruthLog {
         List<Truth.Finding> fs = sorted.stream().filter(o -> o.kind.rule() != null)
                 .map(o -> new Truth.Finding(o.kind.rule(), o.kind.severity().id(), o.frame,
                         o.connection == null ? null : ids.get(o.connection))).toList();
-        return new Truth(scenario, description, seed, capture, format, frames, cs, ms, os, fs);
+        if (operations.isEmpty() && planted.isEmpty()) {
+            return new Truth(scenario, description, seed, capture, format, frames, cs, ms, os, fs);
+        }
+        List<Truth.Operation> ops = operations.stream()
+                .sorted(Comparator.comparingInt((OperationRecord o) -> o.commandFrame))
+                .map(o -> {
+                    if (o.status == null) {
+                        throw new IllegalStateException(o.protocol + " " + o.opcode + " at frame " + o.commandFrame
+                                + ": the scenario never said how it ended");
+                    }
+                    return new Truth.Operation(o.protocol, ids.get(o.connection), o.opcode, o.id, o.status, o.reason,
+                            o.commandFrame, o.responseFrame, List.copyOf(o.dataFrames));
+                }).toList();
+        List<Truth.PlantedError> errors = planted.stream().sorted(Comparator.comparingInt(PlantedRecord::frame))
+                .map(e -> new Truth.PlantedError(e.kind.id(), e.protocol, ids.get(e.connection), e.id, e.frame,
+                        e.kind.spec(e.protocol), e.detail)).toList();
+        return new Truth(scenario, description, seed, capture, format, frames, cs, ms, os, fs, ops, errors);
     }
 
     /** "1", "2", … in order of each connection's first frame (creation order breaks ties). */

@@ -112,7 +112,12 @@ class TruthMatchesCaptureTest {
         int previousFirst = 0;
         for (Truth.Message m : truth.messages()) {
             Truth.Conversation c = conversations.get(m.conversation());
-            if (m.destQp() != c.responder().qpn() || !m.transport().equals(c.transport())) {
+            // A storage protocol's target also posts requests on the QP pair (Connection.reverse()):
+            // such a message goes to the conversation's requester QP and is answered from it.
+            boolean reverse = c.requester().qpn() != c.responder().qpn() && m.destQp() == c.requester().qpn();
+            Truth.Endpoint sender = reverse ? c.responder() : c.requester();
+            Truth.Endpoint receiver = reverse ? c.requester() : c.responder();
+            if (m.destQp() != receiver.qpn() || !m.transport().equals(c.transport())) {
                 problems.add("message at frame " + m.frames() + " disagrees with its conversation " + c.id());
             }
             if (!m.frames().isEmpty()) {
@@ -125,14 +130,14 @@ class TruthMatchesCaptureTest {
                 Seen x = seen.get(frame);
                 if (x == null) {
                     problems.add("message " + m.firstPsn() + ": request frame " + frame + " is not an RDMA frame");
-                } else if (x.destQp() != c.responder().qpn() || !inRange(x.psn(), m.firstPsn(), m.lastPsn())) {
+                } else if (x.destQp() != receiver.qpn() || !inRange(x.psn(), m.firstPsn(), m.lastPsn())) {
                     problems.add("message " + m.firstPsn() + ": frame " + frame + " has QP 0x" + Integer.toHexString(x.destQp())
                             + " PSN " + x.psn() + ", outside the message");
                 }
             }
             for (int frame : m.responseFrames()) {
                 Seen x = seen.get(frame);
-                if (x == null || x.destQp() != c.requester().qpn() || !inRange(x.psn(), m.firstPsn(), m.lastPsn())) {
+                if (x == null || x.destQp() != sender.qpn() || !inRange(x.psn(), m.firstPsn(), m.lastPsn())) {
                     problems.add("message " + m.firstPsn() + ": response frame " + frame + " does not answer it");
                 }
             }
@@ -143,7 +148,7 @@ class TruthMatchesCaptureTest {
                 }
             } else if (m.completionFrame() != null) {
                 Seen x = seen.get(m.completionFrame());
-                if (x == null || x.destQp() != c.requester().qpn()) {
+                if (x == null || x.destQp() != sender.qpn()) {
                     problems.add("message " + m.firstPsn() + ": completion frame " + m.completionFrame()
                             + " is not a response to its requester");
                 }

@@ -21,6 +21,15 @@ import io.rdmascope.proto.mad.Cm;
  */
 final class IserDissector {
     /** RC opcodes (IBTA table 38). */
+    /** The RETH's virtual address (IBTA 9.3.3), right after the BTH. */
+    private static long rethVa(Dissection d, RdmaContext r) {
+        return u64(d, r.bthStart + 12);
+    }
+
+    private static long u64(Dissection d, int at) {
+        return d.u32(at) << 32 | d.u32(at + 4);
+    }
+
     private static final int SEND_FIRST = 0x00;
     private static final int SEND_ONLY = 0x04;
     private static final int SEND_ONLY_WITH_IMMEDIATE = 0x05;
@@ -93,7 +102,7 @@ final class IserDissector {
         if (toInitiator != null && opcode >= WRITE_FIRST && opcode <= WRITE_ONLY_WITH_IMMEDIATE) {
             IserSessions.Connection c = toInitiator;
             if (opcode == WRITE_FIRST || opcode == WRITE_ONLY || opcode == WRITE_ONLY_WITH_IMMEDIATE) {
-                c.writeSlot = c.findReadStag(d.u32(r.bthStart + RETH_R_KEY));
+                c.writeSlot = c.findReadStag(d.u32(r.bthStart + RETH_R_KEY), rethVa(d, r));
             }
             transfer(d, c, c.writeSlot);
             Data.dissect(chain, d, offset, end);
@@ -101,7 +110,7 @@ final class IserDissector {
         }
         if (toInitiator != null && opcode == READ_REQUEST) {
             IserSessions.Connection c = toInitiator;
-            c.readSlot = c.findWriteStag(d.u32(r.bthStart + RETH_R_KEY));
+            c.readSlot = c.findWriteStag(d.u32(r.bthStart + RETH_R_KEY), rethVa(d, r));
             transfer(d, c, c.readSlot);
             return true;
         }
@@ -145,7 +154,9 @@ final class IserDissector {
                 int cdbOpcode = d.u8(cdb);
                 long readStag = (flags & Iser.RSV) != 0 ? d.u32(offset + 16) : -1;
                 long writeStag = (flags & Iser.WSV) != 0 ? d.u32(offset + 4) : -1;
-                c.task(itt, frame, cdbOpcode, d.u16(bhs + 8), readStag, writeStag);
+                // The iSER header's base offsets (RFC 7145 §9.2) and the expected data transfer length.
+                c.task(itt, frame, cdbOpcode, d.u16(bhs + 8), readStag, u64(d, offset + 20), writeStag,
+                        u64(d, offset + 8), d.u32(bhs + 20));
                 d.add(Iser.COMMAND, bhs, Iser.BHS_SIZE);
                 cdb(d, cdb, cdbOpcode);
             }

@@ -25,6 +25,10 @@ final class IserSessions extends CmConnections<IserSessions.Connection> {
         /** The Read STag (the buffer the target RDMA WRITEs into) and the Write STag (the one it reads), or -1. */
         private final long[] readStags = new long[REMEMBERED];
         private final long[] writeStags = new long[REMEMBERED];
+        /** The base offsets the iSER header gave with them, and the task's expected data transfer length. */
+        private final long[] readVas = new long[REMEMBERED];
+        private final long[] writeVas = new long[REMEMBERED];
+        private final long[] lengths = new long[REMEMBERED];
         private int next;
         private int count;
         /** The task the RDMA WRITE in progress serves (slot, or -1). */
@@ -47,8 +51,12 @@ final class IserSessions extends CmConnections<IserSessions.Connection> {
             return targetQpn;
         }
 
-        void task(long itt, long frame, int cdbOpcode, int lun, long readStag, long writeStag) {
+        void task(long itt, long frame, int cdbOpcode, int lun, long readStag, long readVa, long writeStag,
+                  long writeVa, long length) {
             itts[next] = itt;
+            readVas[next] = readVa;
+            writeVas[next] = writeVa;
+            lengths[next] = length;
             frames[next] = frame;
             kinds[next] = (cdbOpcode & 0xFF) << 16 | (lun & 0xFFFF);
             readStags[next] = readStag;
@@ -61,12 +69,28 @@ final class IserSessions extends CmConnections<IserSessions.Connection> {
             return newest(itts, itt);
         }
 
-        int findReadStag(long stag) {
-            return newest(readStags, stag);
+        /**
+         * The newest task whose Read STag is {@code stag} and whose buffer holds {@code va}, or -1:
+         * the target moves a task's data only within the buffer the command advertised (RFC 7145 §7.3.5,
+         * base offset and expected data transfer length).
+         */
+        int findReadStag(long stag, long va) {
+            return newest(readStags, readVas, stag, va);
         }
 
-        int findWriteStag(long stag) {
-            return newest(writeStags, stag);
+        /** Likewise for the Write STag the target RDMA READs from. */
+        int findWriteStag(long stag, long va) {
+            return newest(writeStags, writeVas, stag, va);
+        }
+
+        private int newest(long[] stags, long[] vas, long stag, long va) {
+            for (int i = 1; i <= count; i++) {
+                int slot = Math.floorMod(next - i, REMEMBERED);
+                if (stags[slot] == stag && Long.compareUnsigned(va - vas[slot], lengths[slot]) < 0) {
+                    return slot;
+                }
+            }
+            return -1;
         }
 
         private int newest(long[] column, long value) {

@@ -48,6 +48,9 @@ public final class NvmeOf {
 
     /** Admin opcodes (NVMe Base 2.0 figure 28), in Wireshark 4.0's words. */
     public static final int OPC_IDENTIFY = 0x06;
+    public static final int OPC_SET_FEATURES = 0x09;
+    public static final int OPC_IO_WRITE = 0x01;
+    public static final int OPC_IO_READ = 0x02;
     public static final ValueNames ADMIN_OPCODE_NAMES = ValueNames.of(0x00, "Delete SQ", 0x01, "Create SQ",
             0x02, "Get Log Page", 0x04, "Delete CQ", 0x05, "Create CQ", OPC_IDENTIFY, "Identify", 0x08, "Abort",
             0x09, "Set Features", 0x0A, "Get Features", 0x0C, "Async Event Request", 0x0D, "Namespace Management",
@@ -240,6 +243,19 @@ public final class NvmeOf {
     private static final Field.Presence IDENTIFY = (d, l) -> d.layerType(l) == NvmeOf.ADMIN_COMMAND
             && d.u8(d.layerStart(l)) == OPC_IDENTIFY;
     private static final Field.Presence NOT_IDENTIFY = (d, l) -> !IDENTIFY.test(d, l);
+    /**
+     * The I/O Read and Write commands, whose DWORD10-15 Wireshark decodes under their own names
+     * (nvme.cmd.slba, nvme.cmd.nlb, …), so it shows none of the generic DWORD fields for them.
+     */
+    private static final Field.Presence READ_OR_WRITE = (d, l) -> d.layerType(l) == NvmeOf.IO_COMMAND
+            && (d.u8(d.layerStart(l)) == OPC_IO_WRITE || d.u8(d.layerStart(l)) == OPC_IO_READ);
+    /** Set Features, whose DWORD10, 11 and 14 Wireshark decodes as nvme.cmd.set_features.*. */
+    private static final Field.Presence SET_FEATURES = (d, l) -> d.layerType(l) == NvmeOf.ADMIN_COMMAND
+            && d.u8(d.layerStart(l)) == OPC_SET_FEATURES;
+    /** Where a generic DWORD10, 11 or 14 shows: not Identify, Set Features, Read or Write. */
+    private static final Field.Presence GENERIC_10_11_14 = (d, l) -> !IDENTIFY.test(d, l) && !SET_FEATURES.test(d, l)
+            && !READ_OR_WRITE.test(d, l);
+    private static final Field.Presence NOT_READ_OR_WRITE = (d, l) -> !READ_OR_WRITE.test(d, l);
     public static final Field ADMIN_OPC = Field.uint8("nvme.cmd.opc", "Opcode", 0).hex().names(ADMIN_OPCODE_NAMES);
     public static final Field IO_OPC = Field.uint8("nvme.cmd.opc", "Opcode", 0).hex().names(IO_OPCODE_NAMES);
     public static final Field FUSE_OP = Field.uint8("nvme.cmd.fuse_op", "Fuse Operation", 1).mask(0x03).hex();
@@ -250,12 +266,12 @@ public final class NvmeOf {
     public static final Field CMD_RSVD1 = Field.bytes("nvme.cmd.rsvd1", "Reserved", 8, 8);
     public static final Field MPTR = le64("nvme.cmd.mptr", "Metadata Pointer", 16).hex();
     public static final Field SGL1 = Field.node("nvme.cmd.sgl1", "SGL1", null);
-    public static final Field DWORD10 = le32("nvme.cmd.dword10", "DWORD10", 40).hex().presentWhen(NOT_IDENTIFY);
-    public static final Field DWORD11 = le32("nvme.cmd.dword11", "DWORD11", 44).hex().presentWhen(NOT_IDENTIFY);
-    public static final Field DWORD12 = le32("nvme.cmd.dword12", "DWORD12", 48).hex();
-    public static final Field DWORD13 = le32("nvme.cmd.dword13", "DWORD13", 52).hex();
-    public static final Field DWORD14 = le32("nvme.cmd.dword14", "DWORD14", 56).hex().presentWhen(NOT_IDENTIFY);
-    public static final Field DWORD15 = le32("nvme.cmd.dword15", "DWORD15", 60).hex();
+    public static final Field DWORD10 = le32("nvme.cmd.dword10", "DWORD10", 40).hex().presentWhen(GENERIC_10_11_14);
+    public static final Field DWORD11 = le32("nvme.cmd.dword11", "DWORD11", 44).hex().presentWhen(GENERIC_10_11_14);
+    public static final Field DWORD12 = le32("nvme.cmd.dword12", "DWORD12", 48).hex().presentWhen(NOT_READ_OR_WRITE);
+    public static final Field DWORD13 = le32("nvme.cmd.dword13", "DWORD13", 52).hex().presentWhen(NOT_READ_OR_WRITE);
+    public static final Field DWORD14 = le32("nvme.cmd.dword14", "DWORD14", 56).hex().presentWhen(GENERIC_10_11_14);
+    public static final Field DWORD15 = le32("nvme.cmd.dword15", "DWORD15", 60).hex().presentWhen(NOT_READ_OR_WRITE);
     /** Identify's own names for DWORD10, 11 and 14 (NVMe Base 2.0 figures 272-274), Wireshark's spelling kept. */
     public static final Field IDENTIFY_DW10 = le32("nvme.cmd.identify.dword10", "DWORD10", 40).hex()
             .presentWhen(IDENTIFY);
@@ -284,7 +300,9 @@ public final class NvmeOf {
     // ---- Completion queue entry (NVMe Base 2.0 figures 89-92) ----
     private static final Field.Presence FABRICS_CQE = (d, l) -> d.layerType(l) == NvmeOf.FABRICS_RESPONSE;
     private static final Field.Presence NVME_CQE = (d, l) -> d.layerType(l) == NvmeOf.RESPONSE;
-    public static final Field CQE_DWORD0 = le32("nvme.cqe.dword0", "DWORD0", 0).hex().presentWhen(NVME_CQE);
+    /** Wireshark decodes a Set Features completion's DWORD0 as nvme.cqe.dword0.set_features.*, not generically. */
+    public static final Field CQE_DWORD0 = le32("nvme.cqe.dword0", "DWORD0", 0).hex()
+            .presentWhen((d, l) -> NVME_CQE.test(d, l) && !answersAdmin(d, l, OPC_SET_FEATURES));
     public static final Field CQE_DWORD1 = le32("nvme.cqe.dword1", "DWORD1", 4).hex().presentWhen(NVME_CQE);
     public static final Field CONNECT_CNTLID = le16("nvme.fabrics.cqe.connect.cntrlid", "Controller ID", 0).hex()
             .presentWhen((d, l) -> answered(d, l) == FCTYPE_CONNECT);
@@ -298,8 +316,14 @@ public final class NvmeOf {
     public static final Field SQID = le16("nvme.cqe.sqid", "SQ Identifier", 10).hex();
     public static final Field CQE_CID = le16("nvme.cqe.cid", "Command Identifier", 12).hex();
     public static final Field STATUS = le16("nvme.cqe.status", "Status Field", 14).hex();
-    /** Bit 0 is the phase tag on PCIe; a fabric has no phase and Wireshark shows it reserved. */
-    public static final Field STATUS_RSVD = le16("nvme.cqe.status.rsvd", "Reserved", 14).mask(0x0001).hex();
+    /**
+     * Bit 0 is the phase tag on PCIe; a fabric has no phase. Wireshark 4.0 shows it reserved in a
+     * Fabrics command's completion and as the phase tag in an admin or I/O command's.
+     */
+    public static final Field STATUS_RSVD = le16("nvme.cqe.status.rsvd", "Reserved", 14).mask(0x0001).hex()
+            .presentWhen(FABRICS_CQE);
+    public static final Field STATUS_P = le16("nvme.cqe.status.p", "Phase Tag", 14).mask(0x0001).hex()
+            .presentWhen(NVME_CQE);
     public static final Field STATUS_SC = le16("nvme.cqe.status.sc", "Status Code", 14).mask(0x01FE).hex();
     public static final Field STATUS_SCT = le16("nvme.cqe.status.sct", "Status Code Type", 14).mask(0x0E00).hex()
             .names(SCT_NAMES);
@@ -311,7 +335,7 @@ public final class NvmeOf {
     /** Wireshark's "Cqe" subtree of a Fabrics command's response capsule. */
     public static final HeaderType FABRICS_RESPONSE = HeaderType.group(NVME_PROTOCOL, "nvme.fabrics.cqe", "Cqe",
             FABRICS_CMD_PKT, CMD_PKT, CONNECT_CNTLID, CONNECT_AUTHREQ, CONNECT_CQE_RSVD, PROP_SET_CQE_RSVD, SQHD, SQID, CQE_CID, STATUS,
-            STATUS_RSVD, STATUS_SC, STATUS_SCT, STATUS_CRD, STATUS_M, STATUS_DNR, CQE_DWORD0, CQE_DWORD1);
+            STATUS_RSVD, STATUS_P, STATUS_SC, STATUS_SCT, STATUS_CRD, STATUS_M, STATUS_DNR, CQE_DWORD0, CQE_DWORD1);
     /** The response capsule of an admin or I/O command, or of a command the capture did not show. */
     public static final HeaderType RESPONSE = new HeaderType("nvme", "NVM Express (Cqe)", NVME_PROTOCOL,
             FieldType.PROTOCOL, FABRICS_RESPONSE.fields());
@@ -349,6 +373,17 @@ public final class NvmeOf {
         return (flags & (FLAG_MATCHED | FLAG_FABRICS)) == (FLAG_MATCHED | FLAG_FABRICS) ? d.u8(ctx + CTX_CODE) : -1;
     }
 
+    /** Whether the response capsule in {@code layer} answers admin command {@code opcode} (queue 0). */
+    static boolean answersAdmin(Dissection d, int layer, int opcode) {
+        if (layer == 0 || d.layerType(layer - 1) != CONTEXT) {
+            return false;
+        }
+        int ctx = d.layerStart(layer - 1);
+        int flags = d.u8(ctx + CTX_FLAGS);
+        return (flags & (FLAG_MATCHED | FLAG_FABRICS)) == FLAG_MATCHED && d.u16le(ctx + CTX_QID) == 0
+                && d.u8(ctx + CTX_CODE) == opcode;
+    }
+
     /**
      * A frame number read from the context record (the layer of type {@link #CONTEXT} in the frame),
      * present when that frame is known and the command is (or is not) a Fabrics command.
@@ -369,7 +404,10 @@ public final class NvmeOf {
                 }
                 int flags = d.u8(d.layerStart(ctx) + CTX_FLAGS);
                 boolean matched = (flags & FLAG_MATCHED) != 0;
-                return matched && ((flags & FLAG_FABRICS) != 0) == fabrics && value(d, layer) != 0;
+                // Wireshark's data-transfer items (packet-nvme-rdma.c) always carry the nvme.fabrics.*
+                // links, whatever the command; a response capsule's follow the command's kind.
+                boolean fabricsNames = (flags & (FLAG_FABRICS | TRANSFER_FLAGS)) != 0;
+                return matched && fabricsNames == fabrics && value(d, layer) != 0;
             }
         });
     }

@@ -35,6 +35,7 @@ final class NvmeOfDissector {
     private static final int READ_RESPONSE_FIRST = 0x0D;
     private static final int READ_RESPONSE_ONLY = 0x10;
     /** RETH (IBTA 9.3.3): VA, R_Key, DMA length, right after the BTH. */
+    private static final int RETH_VA = 12;
     private static final int RETH_R_KEY = 12 + 8;
 
     private NvmeOfDissector() {
@@ -100,7 +101,7 @@ final class NvmeOfDissector {
             return true;
         }
         if (opcode == READ_REQUEST && toHost != null) {
-            toHost.readSlot = toHost.findKey(d.u32(r.bthStart + RETH_R_KEY));
+            toHost.readSlot = toHost.findKey(d.u32(r.bthStart + RETH_R_KEY), rethVa(d, r));
             toHost.readOffset = 0;
             toHost.readRequestFrame = d.frame().number();
             transfer(d, toHost, toHost.readSlot, NvmeOf.FLAG_READ_REQUEST, 0, 0);
@@ -118,7 +119,7 @@ final class NvmeOfDissector {
         }
         if (opcode >= WRITE_FIRST && opcode <= WRITE_ONLY_WITH_IMMEDIATE && toHost != null) {
             if (opcode == WRITE_FIRST || opcode == WRITE_ONLY || opcode == WRITE_ONLY_WITH_IMMEDIATE) {
-                toHost.writeSlot = toHost.findKey(d.u32(r.bthStart + RETH_R_KEY));
+                toHost.writeSlot = toHost.findKey(d.u32(r.bthStart + RETH_R_KEY), rethVa(d, r));
                 toHost.writeOffset = 0;
             }
             transfer(d, toHost, toHost.writeSlot, NvmeOf.FLAG_WRITE, toHost.writeOffset, 0);
@@ -129,6 +130,11 @@ final class NvmeOfDissector {
             return true;
         }
         return false;
+    }
+
+    /** The RETH's 64-bit virtual address (big-endian, IBTA 9.3.3). */
+    private static long rethVa(Dissection d, RdmaContext r) {
+        return d.u32(r.bthStart + RETH_VA) << 32 | d.u32(r.bthStart + RETH_VA + 4);
     }
 
     /** The context of a data transfer for the command in {@code slot} (-1: none seen with its key). */
@@ -155,7 +161,9 @@ final class NvmeOfDissector {
         }
         boolean keyed = d.u8(offset + 39) >> 4 == NvmeOf.SGL_KEYED_DATA_BLOCK;
         long key = keyed ? d.u32le(offset + 35) : -1;
-        q.command(cid, d.frame().number(), fabrics, code, detail, key);
+        long address = keyed ? d.u32le(offset + 24) | d.u32le(offset + 28) << 32 : 0;
+        long length = keyed ? d.u8(offset + 32) | d.u8(offset + 33) << 8 | d.u8(offset + 34) << 16 : 0;
+        q.command(cid, d.frame().number(), fabrics, code, detail, key, address, length);
         context(d, q.qid, fabrics ? NvmeOf.FLAG_FABRICS : 0, code, detail, 0, 0, 0);
         if (fabrics) {
             d.add(NvmeOf.FABRICS_COMMAND, offset, NvmeOf.SQE_SIZE);

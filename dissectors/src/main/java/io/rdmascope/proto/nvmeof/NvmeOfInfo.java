@@ -27,10 +27,16 @@ final class NvmeOfInfo {
         String name = !matched && (flags & NvmeOf.FLAG_RESPONSE | flags & NvmeOf.TRANSFER_FLAGS) != 0
                 ? "a command not captured" : fabrics ? fabricsName(code, detail) : nvmeName(qid, code, detail);
         if ((flags & NvmeOf.TRANSFER_FLAGS) != 0) {
-            // Wireshark spells these two "NVMeOF" and "NVMeoF" (packet-nvme-rdma.c); kept as it prints them.
-            String text = (flags & NvmeOf.FLAG_READ_REQUEST) != 0 ? "NVMeOF Data Request for " + name
-                    : "NVMeoF Data for " + name + ", offset " + d.u32le(ctx + NvmeOf.CTX_DATA_OFFSET);
-            return new Capsule(FABRICS_COLUMN, text);
+            if ((flags & NvmeOf.FLAG_READ_REQUEST) != 0) {
+                return new Capsule(FABRICS_COLUMN, "NVMeOF Data Request for " + name);
+            }
+            // The data itself: Wireshark 4.0 names the column after the command's kind, "NVMe" for an admin
+            // or I/O command's, and spells the Info "NVMeOF Data for" there and "NVMeoF Data for" for a
+            // Fabrics command's (packet-nvme-rdma.c; checked on the generated ulp_nvmeof case).
+            boolean nvmeData = matched && !fabrics;
+            String text = (nvmeData ? "NVMeOF Data for " : "NVMeoF Data for ") + name + ", offset "
+                    + d.u32le(ctx + NvmeOf.CTX_DATA_OFFSET);
+            return new Capsule(nvmeData ? NVME_COLUMN : FABRICS_COLUMN, text);
         }
         String column = fabrics ? FABRICS_COLUMN : NVME_COLUMN;
         if ((flags & NvmeOf.FLAG_RESPONSE) == 0) {

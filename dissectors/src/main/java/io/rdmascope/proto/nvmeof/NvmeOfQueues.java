@@ -25,6 +25,9 @@ final class NvmeOfQueues extends CmConnections<NvmeOfQueues.Queue> {
         private final int[] kinds = new int[REMEMBERED];
         /** The R_Key of the command's keyed SGL, or -1: what its RDMA READs and WRITEs carry. */
         private final long[] keys = new long[REMEMBERED];
+        /** The address and length of that SGL: a transfer outside them serves none of its commands. */
+        private final long[] addresses = new long[REMEMBERED];
+        private final long[] lengths = new long[REMEMBERED];
         private int next;
         private int count;
         /** The command the last RDMA READ Request served (slot, or -1), and the bytes read for it since. */
@@ -52,8 +55,11 @@ final class NvmeOfQueues extends CmConnections<NvmeOfQueues.Queue> {
             return controllerQpn;
         }
 
-        void command(int cid, long frame, boolean fabrics, int code, int detail, long key) {
+        void command(int cid, long frame, boolean fabrics, int code, int detail, long key, long address,
+                     long length) {
             keys[next] = key;
+            addresses[next] = address;
+            lengths[next] = length;
             cids[next] = cid;
             frames[next] = frame;
             kinds[next] = (fabrics ? 1 << 24 : 0) | (code & 0xFF) << 16 | (detail & 0xFFFF);
@@ -66,9 +72,19 @@ final class NvmeOfQueues extends CmConnections<NvmeOfQueues.Queue> {
             return newest(cids, cid);
         }
 
-        /** Slot of the newest command whose keyed SGL has R_Key {@code key}, or -1. */
-        int findKey(long key) {
-            return newest(keys, key);
+        /**
+         * Slot of the newest command whose keyed SGL has R_Key {@code key} and a buffer holding
+         * {@code address}, or -1: NVMe-oF 1.1 §7.3.2 lets the controller move a command's data only
+         * within the host memory its SGL describes.
+         */
+        int findKey(long key, long address) {
+            for (int i = 1; i <= count; i++) {
+                int slot = Math.floorMod(next - i, REMEMBERED);
+                if (keys[slot] == key && Long.compareUnsigned(address - addresses[slot], lengths[slot]) < 0) {
+                    return slot;
+                }
+            }
+            return -1;
         }
 
         private int newest(long[] column, long value) {

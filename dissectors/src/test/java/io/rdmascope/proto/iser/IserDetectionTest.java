@@ -5,15 +5,14 @@ import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
 import io.rdmascope.text.PacketSummary;
 import io.rdmascope.text.PcapFixtures;
+import io.rdmascope.testsupport.ProtocolFixtures;
 import io.rdmascope.testsupport.SharedFiles;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,10 +28,7 @@ class IserDetectionTest {
     @DisplayName("no capture in ../shared/captures and no sample case is taken for iSER or iSCSI")
     void noFalsePositives() throws Exception {
         List<Path> files = new ArrayList<>(SharedFiles.allCaptures());
-        try (Stream<Path> cases = Files.walk(SharedFiles.sampleCases(), 2)) {
-            cases.filter(p -> p.toString().endsWith(".pcap") || p.toString().endsWith(".pcapng")).sorted()
-                    .forEach(files::add);
-        }
+        files.addAll(ProtocolFixtures.sampleCaptures("ulp_iser")); // the case built to carry it
         int frames = 0;
         List<String> claimed = new ArrayList<>();
         for (Path file : files) {

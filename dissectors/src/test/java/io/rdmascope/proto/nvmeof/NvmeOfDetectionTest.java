@@ -31,7 +31,7 @@ class NvmeOfDetectionTest {
     @Test
     @DisplayName("no capture in ../shared/captures and no sample case is taken for NVMe-oF")
     void noFalsePositives() throws Exception {
-        ProtocolFixtures.Scan scan = ProtocolFixtures.scanForClaims(d -> hasNvme(d)
+        ProtocolFixtures.Scan scan = ProtocolFixtures.scanForClaims("ulp_nvmeof", d -> hasNvme(d)
                 || PacketSummary.of(d).protocol().startsWith("NVMe"));
         assertTrue(scan.frames() > 1000, "frames dissected: " + scan.frames());
         assertEquals(List.of(), scan.claimed());

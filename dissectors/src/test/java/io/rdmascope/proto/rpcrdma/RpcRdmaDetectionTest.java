@@ -4,15 +4,14 @@ import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
 import io.rdmascope.text.PcapFixtures;
+import io.rdmascope.testsupport.ProtocolFixtures;
 import io.rdmascope.testsupport.SharedFiles;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,10 +28,7 @@ class RpcRdmaDetectionTest {
         List<Path> files = new ArrayList<>(SharedFiles.allCaptures());
         assertTrue(files.stream().anyMatch(p -> p.getFileName().toString().equals("linlinw5_rdma_cm.pcap")),
                 "the capture tshark misreads is among them: " + files);
-        try (Stream<Path> cases = Files.walk(SharedFiles.sampleCases(), 2)) {
-            cases.filter(p -> p.toString().endsWith(".pcap") || p.toString().endsWith(".pcapng")).sorted()
-                    .forEach(files::add);
-        }
+        files.addAll(ProtocolFixtures.sampleCaptures("ulp_rpcrdma")); // the case built to carry it
         int frames = 0;
         List<String> claimed = new ArrayList<>();
         for (Path file : files) {

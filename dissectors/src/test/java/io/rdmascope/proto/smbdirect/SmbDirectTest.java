@@ -180,7 +180,7 @@ class SmbDirectTest {
     @Test
     @DisplayName("no capture in ../shared/captures and no sample case is taken for SMB Direct")
     void noFalsePositives() throws Exception {
-        ProtocolFixtures.Scan scan = ProtocolFixtures.scanForClaims(d -> claimed(d)
+        ProtocolFixtures.Scan scan = ProtocolFixtures.scanForClaims("ulp_smbdirect", d -> claimed(d)
                 || PacketSummary.of(d).protocol().equals(SmbDirectInfo.SMBD_COLUMN)
                 || PacketSummary.of(d).protocol().equals(SmbDirectInfo.SMB2_COLUMN));
         assertTrue(scan.frames() > 1000, "frames dissected: " + scan.frames());
