@@ -108,13 +108,13 @@ final class OpsCommand implements Callable<Integer> {
     }
 
     /** Least important first when the terminal is narrow: Queue, the split, Data frames, Size. */
-    private static final Table TABLE = new Table(left("Protocol"), left("Queue").drop(1), left("Opcode").shrink(),
+    private static final Table TABLE = new Table(left("Protocol"), left("Queue").drop(1), left("Operation").shrink(),
             right("ID"), right("Size").drop(6), right("Command"), right("Response"), left("Data").drop(5),
             right("Latency(µs)"), right("Delivery(µs)").drop(2), right("Data(µs)").drop(3),
             right("Completion(µs)").drop(4), left("Status").shrink());
 
     private static String[] cells(Operation o) {
-        return new String[] {o.protocol(), o.queue(), o.opcode(), o.idText(), Long.toString(o.size()),
+        return new String[] {o.protocol(), o.queue(), o.description(), o.idText(), Long.toString(o.size()),
                 Long.toString(o.commandFrame()), o.responseFrame() == null ? "-" : o.responseFrame().toString(),
                 frames(o.dataFrames()), Text.micros(o.latencyNs()), Text.micros(o.deliveryNs()), Text.micros(o.dataNs()),
                 Text.micros(o.completionNs()), status(o)};
@@ -135,12 +135,15 @@ final class OpsCommand implements Callable<Integer> {
         return frames.get(0) + "\u2026" + frames.get(frames.size() - 1) + " (" + frames.size() + ")";
     }
 
-    /** "completed"; "failed: REASON"; "unanswered: teardown (DREQ frame 28, 29.087 ms later)". */
+    /** "completed"; "failed: REASON (0xCODE)"; "unanswered: teardown (DREQ frame 28, 29.087 ms later)". */
     static String status(Operation o) {
         if (o.reason() == null) {
             return o.status();
         }
         String text = o.status() + ": " + o.reason();
+        if (o.statusCode() != null && !o.reason().startsWith("0x")) {
+            text += String.format(" (0x%x)", o.statusCode());
+        }
         if (o.teardownFrame() != null && (Operation.TEARDOWN.equals(o.reason())
                 || Operation.AFTER_TEARDOWN.equals(o.reason()))) {
             long after = o.teardownAfterNs();

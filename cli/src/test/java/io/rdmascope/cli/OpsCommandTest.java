@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class OpsCommandTest {
     private static final String DISCOVERY = "magnate3_linux-riscv-dev_nvme-discover2.pcap";
     private static final List<String> CONTRACT = List.of("protocol", "queue", "requesterQp", "responderQp", "opcode",
-            "id", "size", "status", "reason", "commandFrame", "responseFrame", "dataFrames", "teardownFrame",
+            "description", "id", "size", "status", "reason", "statusCode", "commandFrame", "responseFrame", "dataFrames", "teardownFrame",
             "teardownAfterNs", "latencyNs", "deliveryNs", "dataNs", "completionNs");
 
     private static JsonNode json(Path file) throws Exception {
@@ -46,8 +46,9 @@ class OpsCommandTest {
         assertEquals(1024, connect.get("size").asLong());
 
         JsonNode identify = ops.get(5);
-        assertEquals(List.of("Identify Controller", "unanswered", "teardown"), List.of(identify.get("opcode").asText(),
-                identify.get("status").asText(), identify.get("reason").asText()));
+        assertEquals(List.of("Identify", "Identify Controller", "unanswered", "teardown"),
+                List.of(identify.get("opcode").asText(), identify.get("description").asText(),
+                        identify.get("status").asText(), identify.get("reason").asText()));
         assertEquals(26, identify.get("commandFrame").asLong());
         assertTrue(identify.get("responseFrame").isNull());
         assertTrue(identify.get("latencyNs").isNull());
@@ -115,7 +116,7 @@ class OpsCommandTest {
         Cli unanswered = Cli.run("dissect", file, "-T", "fields", "-e", "frame.number", "-e", "rdmascope.op.opcode",
                 "-e", "rdmascope.op.reason", "-Y", "rdmascope.op.status == \"unanswered\"");
         assertEquals(0, unanswered.status(), unanswered.err());
-        assertEquals("26\tIdentify Controller\tteardown\n29\tKeep Alive\tafter_teardown\n", unanswered.out());
+        assertEquals("26\tIdentify\tteardown\n29\tKeep Alive\tafter_teardown\n", unanswered.out());
         Cli slow = Cli.run("dissect", file, "-T", "fields", "-e", "frame.number", "-e", "rdmascope.op.latency",
                 "-e", "rdmascope.op.command_frame", "-e", "rdmascope.op.response_frame", "-Y",
                 "rdmascope.op.latency > 0.0001 && rdmascope.op.opcode == \"Connect\"");

@@ -26,13 +26,13 @@ public final class RecordedOperations {
                 @Override
                 public void command(Command c) {
                     lines.add("frame " + frame + " command " + c.queue() + " " + c.idText() + " " + c.opcode()
-                            + " size " + c.size() + " buffers " + c.buffers());
+                            + (c.description().equals(c.opcode()) ? "" : " (" + c.description() + ")") + " size " + c.size() + " buffers " + c.buffers());
                 }
 
                 @Override
                 public void response(Response r) {
                     lines.add("frame " + frame + " response " + r.queue() + " " + Long.toHexString(r.id())
-                            + " failure " + r.failure());
+                            + " failure " + r.failure() + (r.statusCode() == null ? "" : " code 0x" + Long.toHexString(r.statusCode())));
                 }
             });
         }

@@ -14,14 +14,21 @@ import java.util.List;
  *                      connection's two QPs, requester's (which sends commands) first
  * @param requesterQp   the QP that sent the command
  * @param responderQp   the QP that answers it
- * @param opcode        the operation in tshark's words ("Identify Controller", "Read(10)", "V3 READ", "Read")
+ * @param opcode        the bare opcode or procedure name, as tshark's opcode field and SRT tables name it
+ *                      ("Identify", "Property Get", "Read(10)", "GETATTR", "Read"); the summary's
+ *                      service-response-time table groups by it
+ * @param description   the operation as tshark's Info column names it, with what qualifies the opcode
+ *                      ("Identify Controller", "Property Get Controller Capabilities", "V3 GETATTR")
  * @param id            CID, initiator task tag, XID or SMB2 message id, unsigned
  * @param idText        the id as tshark shows it (not in the JSON, which has the number)
  * @param size          bytes the command asks to move (0 for none)
  * @param status        {@link #COMPLETED}, {@link #FAILED} or {@link #UNANSWERED}
- * @param reason        null when completed; the protocol's status for a failure; {@link #TEARDOWN},
- *                      {@link #AFTER_TEARDOWN}, {@link #ID_REUSED}, {@link #OVERFLOW} or
- *                      {@link #CAPTURE_END} for an unanswered command
+ * @param reason        null when completed; for a failure the status's name as the protocol's
+ *                      specification names it ("LBA Out of Range", "Check Condition", "NFS3ERR_NOENT",
+ *                      "STATUS_ACCESS_DENIED"); {@link #TEARDOWN}, {@link #AFTER_TEARDOWN},
+ *                      {@link #OVERFLOW} or {@link #CAPTURE_END} for an unanswered command
+ * @param statusCode    for a failure, the status field's value (NVMe SCT &lt;&lt; 8 | SC, SCSI status,
+ *                      nfsstat, NTSTATUS...), else null
  * @param commandFrame  the frame that carried the command
  * @param responseFrame the frame that carried its response, or null
  * @param dataFrames    the RDMA READ Request, READ Response and WRITE frames that moved its data
@@ -33,8 +40,9 @@ import java.util.List;
  * @param dataNs        first to last data frame, or null without data frames
  * @param completionNs  last data frame (or the command, without data) to the response, or null
  */
-public record Operation(String protocol, String queue, int requesterQp, int responderQp, String opcode, long id,
-                        @JsonIgnore String idText, long size, String status, String reason, long commandFrame,
+public record Operation(String protocol, String queue, int requesterQp, int responderQp, String opcode,
+                        String description, long id, @JsonIgnore String idText, long size, String status,
+                        String reason, Long statusCode, long commandFrame,
                         Long responseFrame, List<Long> dataFrames, Long teardownFrame, Long teardownAfterNs, Long latencyNs,
                         Long deliveryNs, Long dataNs, Long completionNs) {
     public static final String COMPLETED = "completed";
@@ -44,8 +52,6 @@ public record Operation(String protocol, String queue, int requesterQp, int resp
     public static final String TEARDOWN = "teardown";
     /** Unanswered: sent after its connection's CM DisconnectRequest. */
     public static final String AFTER_TEARDOWN = "after_teardown";
-    /** Unanswered: a later command took the same id while this one was outstanding. */
-    public static final String ID_REUSED = "id_reused";
     /** Unanswered as far as the tracker knows: dropped when its queue held too many outstanding commands. */
     public static final String OVERFLOW = "overflow";
     /** Unanswered: the capture ended with it outstanding, no teardown seen. */

@@ -35,6 +35,16 @@ import java.util.function.Consumer;
  * </ul>
  * iWARP carries none of these protocols' commands today, so iWARP's DDP/RDMAP transfers are not matched.
  *
+ * <p>An id reused while its first command is outstanding (NVMe CID, iSER task tag, RPC XID, SMB2
+ * message id) is a peer's error, but both commands are real and both may be answered: the tracker keeps
+ * both. A data transfer goes to the command whose buffer holds it (the address range decides, not the
+ * id). A response goes to the outstanding command with its id whose data has moved, else the oldest:
+ * a responder completes a command after moving its data (NVMe-oF 1.1 §7.3.2, RFC 7145 §7.3, RFC 8166
+ * §3.5.4, MS-SMB2 §3.3.5.12), so a command whose data has moved is the one the responder worked on; with
+ * no such evidence, commands are answered in the order they came, which is what a responder that (wrongly)
+ * looks the id up in a table finds first (NVMe Base 2.0 §4.2: the CID is unique per SQ among outstanding
+ * commands; RFC 5531 §9: the XID only matches a reply to its call). docs/cli.md "ops" argues it.
+ *
  * <p>Memory is bounded: each queue keeps at most {@code maxOutstanding} commands waiting for their
  * response; one more makes the oldest {@link Operation#OVERFLOW} (counted in {@link #overflowed()}),
  * as a command that old has almost surely lost its response. Finished operations go to the sink at
@@ -187,12 +197,12 @@ public final class OperationTracker implements OperationEvents {
     /** The capture ended: every command still outstanding is unanswered. */
     public void finish() {
         for (QueueState q : queues.values()) {
-            for (Pending p : q.outstanding.values()) {
+            for (Pending p : q.all()) {
                 String reason = q.teardownFrame == 0 ? Operation.CAPTURE_END
                         : q.teardownFrame > p.frame ? Operation.TEARDOWN : Operation.AFTER_TEARDOWN;
-                close(p, Operation.UNANSWERED, reason, -1, 0);
+                close(p, Operation.UNANSWERED, reason, -1, 0, null);
             }
-            q.outstanding.clear();
+            q.clear();
         }
         writes.clear();
         reads.clear();
@@ -201,29 +211,24 @@ public final class OperationTracker implements OperationEvents {
     @Override
     public void command(Command c) {
         QueueState q = queues.computeIfAbsent(c.queue(), this::newQueue);
-        Pending old = q.outstanding.remove(c.id());
-        if (old != null) {
-            close(old, Operation.UNANSWERED, Operation.ID_REUSED, -1, 0);
-        }
-        if (q.outstanding.size() >= maxOutstanding) {
-            Iterator<Pending> oldest = q.outstanding.values().iterator();
-            Pending evicted = oldest.next();
-            oldest.remove();
+        if (q.count >= maxOutstanding) {
+            Pending evicted = q.removeOldest();
             overflowed++;
-            close(evicted, Operation.UNANSWERED, Operation.OVERFLOW, -1, 0);
+            close(evicted, Operation.UNANSWERED, Operation.OVERFLOW, -1, 0, null);
         }
-        q.outstanding.put(c.id(), new Pending(q, c, frame, timeNanos, psn));
+        q.add(new Pending(q, c, frame, timeNanos, psn));
     }
 
     @Override
     public void response(Response r) {
         QueueState q = queues.get(r.queue());
-        Pending p = q == null ? null : q.outstanding.remove(r.id());
+        Pending p = q == null ? null : q.answer(r.id());
         if (p == null) {
             unmatchedResponses++;
             return;
         }
-        close(p, r.failure() == null ? Operation.COMPLETED : Operation.FAILED, r.failure(), frame, timeNanos);
+        close(p, r.failure() == null ? Operation.COMPLETED : Operation.FAILED, r.failure(), frame, timeNanos,
+                r.statusCode());
     }
 
     private QueueState newQueue(Queue queue) {
@@ -258,9 +263,11 @@ public final class OperationTracker implements OperationEvents {
             if (q.queue.requesterQpn() != destQpn) {
                 continue;
             }
-            for (Pending p : q.outstanding.values()) {
-                if (p.ackNanos < 0 && p.psn >= 0 && ((psn - p.psn) & PSN_MASK) < PSN_HALF) {
-                    p.ackNanos = timeNanos;
+            for (List<Pending> same : q.outstanding.values()) {
+                for (Pending p : same) {
+                    if (p.ackNanos < 0 && p.psn >= 0 && ((psn - p.psn) & PSN_MASK) < PSN_HALF) {
+                        p.ackNanos = timeNanos;
+                    }
                 }
             }
         }
@@ -271,11 +278,13 @@ public final class OperationTracker implements OperationEvents {
         long va = d.u32(reth) << 32 | d.u32(reth + 4);
         long key = d.u32(reth + 8);
         for (QueueState q : candidates) {
-            for (Pending p : q.outstanding.values()) {
-                for (Buffer b : p.command.buffers()) {
-                    if (b.key() == key && Long.compareUnsigned(va, b.address()) >= 0
-                            && Long.compareUnsigned(va - b.address(), b.length()) < 0) {
-                        return p;
+            for (List<Pending> same : q.outstanding.values()) {
+                for (Pending p : same) {
+                    for (Buffer b : p.command.buffers()) {
+                        if (b.key() == key && Long.compareUnsigned(va, b.address()) >= 0
+                                && Long.compareUnsigned(va - b.address(), b.length()) < 0) {
+                            return p;
+                        }
                     }
                 }
             }
@@ -283,7 +292,8 @@ public final class OperationTracker implements OperationEvents {
         return null;
     }
 
-    private void close(Pending p, String status, String reason, long responseFrame, long responseNanos) {
+    private void close(Pending p, String status, String reason, long responseFrame, long responseNanos,
+                       Long statusCode) {
         p.done = true;
         boolean answered = responseFrame >= 0;
         Command c = p.command;
@@ -293,7 +303,7 @@ public final class OperationTracker implements OperationEvents {
         boolean data = p.dataFrames != null;
         long dataEnd = data ? p.lastDataNanos : p.timeNanos;
         sink.accept(new Operation(queue.protocol(), queueText, queue.requesterQpn(), queue.responderQpn(),
-                c.opcode(), c.id(), c.idText(), c.size(), status, reason, p.frame,
+                c.opcode(), c.description(), c.id(), c.idText(), c.size(), status, reason, statusCode, p.frame,
                 answered ? responseFrame : null, data ? p.dataFrames : List.of(),
                 p.queue.teardownFrame == 0 ? null : p.queue.teardownFrame,
                 p.queue.teardownFrame == 0 ? null : p.queue.teardownNanos - p.timeNanos,
@@ -301,15 +311,67 @@ public final class OperationTracker implements OperationEvents {
                 data ? p.lastDataNanos - p.firstDataNanos : null, answered ? responseNanos - dataEnd : null));
     }
 
-    /** One queue: its commands waiting for their response, oldest first, and its teardown. */
+    /**
+     * One queue: its commands waiting for their response, by id (several under one reused id, oldest
+     * first; ids in the order their first outstanding command came), and its teardown.
+     */
     private static final class QueueState {
         final Queue queue;
-        final LinkedHashMap<Long, Pending> outstanding = new LinkedHashMap<>();
+        private final LinkedHashMap<Long, List<Pending>> outstanding = new LinkedHashMap<>();
+        int count;
         long teardownFrame;
         long teardownNanos;
 
         QueueState(Queue queue) {
             this.queue = queue;
+        }
+
+        void add(Pending p) {
+            outstanding.computeIfAbsent(p.command.id(), k -> new ArrayList<>(1)).add(p);
+            count++;
+        }
+
+        /** The command a response with {@code id} answers, removed; null when none is outstanding (see the class). */
+        Pending answer(long id) {
+            List<Pending> same = outstanding.get(id);
+            if (same == null) {
+                return null;
+            }
+            int chosen = 0;
+            for (int i = 0; i < same.size(); i++) {
+                if (same.get(i).dataFrames != null) {
+                    chosen = i;
+                    break;
+                }
+            }
+            Pending p = same.remove(chosen);
+            if (same.isEmpty()) {
+                outstanding.remove(id);
+            }
+            count--;
+            return p;
+        }
+
+        /** The command outstanding longest (the first of the id that came first), removed. */
+        Pending removeOldest() {
+            Iterator<Map.Entry<Long, List<Pending>>> first = outstanding.entrySet().iterator();
+            Map.Entry<Long, List<Pending>> e = first.next();
+            Pending p = e.getValue().remove(0);
+            if (e.getValue().isEmpty()) {
+                first.remove();
+            }
+            count--;
+            return p;
+        }
+
+        /** Every outstanding command. */
+        Iterable<Pending> all() {
+            return () -> outstanding.values().stream().flatMap(List::stream).iterator();
+        }
+
+        void clear() {
+            outstanding.clear();
+            count = 0;
         }
     }
 

@@ -145,11 +145,16 @@ public final class FrameAnalysis {
         declare(m, "rdmascope.op.protocol", Type.STRING,
                 "Protocol of the storage operation this frame carries, answers or moves data for (nvme-rdma, iser, "
                         + "rpcordma, smb_direct)");
-        declare(m, "rdmascope.op.opcode", Type.STRING, "The operation's opcode, as rdmascope ops names it");
+        declare(m, "rdmascope.op.opcode", Type.STRING,
+                "The operation's bare opcode or procedure name, as tshark's opcode field names it (Identify, GETATTR)");
+        declare(m, "rdmascope.op.description", Type.STRING,
+                "The operation as tshark's Info names it (Identify Controller, V3 GETATTR)");
         declare(m, "rdmascope.op.id", Type.UNSIGNED, "The operation's CID, task tag, XID or SMB2 message id");
         declare(m, "rdmascope.op.status", Type.STRING, "completed, failed or unanswered");
         declare(m, "rdmascope.op.reason", Type.STRING,
                 "Why the operation failed or went unanswered (teardown, after_teardown, capture_end, …)");
+        declare(m, "rdmascope.op.status_code", Type.UNSIGNED,
+                "The failed operation's status value (NVMe SCT << 8 | SC, SCSI status, nfsstat, NTSTATUS)");
         declare(m, "rdmascope.op.latency", Type.NANOSECONDS, "Command to response, of the operation");
         declare(m, "rdmascope.op.delivery", Type.NANOSECONDS,
                 "Command to the responder's transport ACK of it, of the operation");
@@ -215,9 +220,11 @@ public final class FrameAnalysis {
         return switch (name) {
             case "rdmascope.op.protocol" -> o.protocol();
             case "rdmascope.op.opcode" -> o.opcode();
+            case "rdmascope.op.description" -> o.description();
             case "rdmascope.op.id" -> o.id();
             case "rdmascope.op.status" -> o.status();
             case "rdmascope.op.reason" -> o.reason();
+            case "rdmascope.op.status_code" -> o.statusCode();
             case "rdmascope.op.latency" -> o.latencyNs();
             case "rdmascope.op.delivery" -> o.deliveryNs();
             case "rdmascope.op.data" -> o.dataNs();

@@ -16,7 +16,7 @@ import java.util.List;
 final class Ulp {
     static final String NVME = "nvme-rdma";
     static final String ISER = "iser";
-    static final String RPCRDMA = "rpcrdma";
+    static final String RPCRDMA = "rpcordma";
     static final String SMB_DIRECT = "smb_direct";
 
     final Fabric fabric;

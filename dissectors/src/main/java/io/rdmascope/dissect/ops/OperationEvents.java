@@ -31,17 +31,37 @@ public interface OperationEvents {
      * @param id      the protocol's identifier that its response repeats (CID, initiator task tag, XID,
      *                SMB2 message id), unsigned
      * @param idText  the id as the protocol's tshark fields show it ("0x000a")
-     * @param opcode  the operation's name in tshark's words ("Identify Controller", "Read(10)")
-     * @param size    bytes the command asks to move (0 when none)
-     * @param buffers the regions its data moves through, empty when none are named
+     * @param opcode      the operation's bare name as tshark names the opcode or procedure field
+     *                    ({@code nvme.cmd.opc}/{@code nvme.fabrics.cmd.fctype}: "Identify", "Property Get";
+     *                    {@code scsi.sbc.opcode}: "Read(10)"; {@code nfs.procedure_v3}: "GETATTR";
+     *                    {@code smb2.cmd}: "Read"), the key of the service-response-time table
+     * @param description the operation as tshark's Info column names it, with what qualifies the opcode
+     *                    ("Identify Controller", "Property Get Controller Capabilities", "V3 GETATTR");
+     *                    equal to {@code opcode} when nothing qualifies it
+     * @param size        bytes the command asks to move (0 when none)
+     * @param buffers     the regions its data moves through, empty when none are named
      */
-    record Command(Queue queue, long id, String idText, String opcode, long size, List<Buffer> buffers) {
+    record Command(Queue queue, long id, String idText, String opcode, String description, long size,
+                   List<Buffer> buffers) {
+        /** A command that nothing qualifies beyond its opcode. */
+        public Command(Queue queue, long id, String idText, String opcode, long size, List<Buffer> buffers) {
+            this(queue, id, idText, opcode, opcode, size, buffers);
+        }
     }
 
     /**
-     * @param failure null when the response reports success, else why not in the protocol's words
-     *                ("Invalid Field in Command", "Check Condition", "STATUS_ACCESS_DENIED")
+     * @param failure    null when the response reports success, else the status's name as the protocol's
+     *                   specification names it ("LBA Out of Range", "Check Condition", "NFS3ERR_NOENT",
+     *                   "STATUS_ACCESS_DENIED"), or the code in hex when it has no name we know
+     * @param statusCode the status field's value when it failed (NVMe: status code type and code as
+     *                   SCT &lt;&lt; 8 | SC; iSCSI: the SCSI status, or the response, login status or TMF
+     *                   response; RPC: accept_stat, nfsstat3/nfsstat4 or the RDMA_ERROR code; SMB2: the
+     *                   NTSTATUS), else null
      */
-    record Response(Queue queue, long id, String failure) {
+    record Response(Queue queue, long id, String failure, Long statusCode) {
+        /** A success (null failure), or a failure without a numeric code. */
+        public Response(Queue queue, long id, String failure) {
+            this(queue, id, failure, null);
+        }
     }
 }

@@ -51,7 +51,9 @@ final class IserOperations {
         OperationEvents.Queue queue = new OperationEvents.Queue(Iser.ISER_PROTOCOL.abbrev(), "", c.initiatorQpn,
                 c.targetQpn);
         if (response) {
-            out.response(new OperationEvents.Response(queue, itt, failure(d, opcode, bhs)));
+            Failure f = failure(d, opcode, bhs);
+            out.response(new OperationEvents.Response(queue, itt, f == null ? null : f.name(),
+                    f == null ? null : (long) f.code()));
             return;
         }
         String name;
@@ -77,30 +79,38 @@ final class IserOperations {
         out.command(new OperationEvents.Command(queue, itt, String.format("0x%08x", itt), name, size, buffers));
     }
 
-    /** Null for success; the iSCSI response, SCSI status, login status or TMF response otherwise, in tshark's words. */
-    private static String failure(Dissection d, int opcode, int bhs) {
+    /** Why a response failed: the name tshark's value strings give the value, and the value. */
+    private record Failure(String name, int code) {
+    }
+
+    /**
+     * Null for success; otherwise a non-zero iSCSI response ({@code iscsi.scsiresponse.response}), else
+     * the SCSI status ({@code scsi.status}: "Check Condition"; RFC 7143 §11.4.2: with a non-zero
+     * response the status is not valid), the login status class and detail ({@code iscsi.login.status},
+     * §11.13.5) or the TMF response ({@code iscsi.tmf.response}, §11.6.1).
+     */
+    private static Failure failure(Dissection d, int opcode, int bhs) {
+        ValueNames names;
+        int code;
         if (opcode == Iser.SCSI_RESPONSE) {
             int response = d.u8(bhs + 2);
-            int status = d.u8(bhs + 3);
-            if (response != 0) {
-                return "iSCSI response " + named(Iser.RSP_RESPONSE.valueNames(), response);
-            }
-            return status == 0 ? null : "SCSI status " + named(Iser.RSP_STATUS.valueNames(), status);
+            names = response != 0 ? Iser.RSP_RESPONSE.valueNames() : Iser.RSP_STATUS.valueNames();
+            code = response != 0 ? response : d.u8(bhs + 3);
+        } else if (opcode == Iser.LOGIN_RESPONSE) {
+            names = Iser.LOGIN_STATUS_NAMES;
+            code = d.u16(bhs + 36);
+        } else if (opcode == Iser.TASK_MANAGEMENT_RESPONSE) {
+            names = Iser.TMF_RESPONSE.valueNames();
+            code = d.u8(bhs + 2);
+        } else {
+            return null;
         }
-        if (opcode == Iser.LOGIN_RESPONSE) {
-            int status = d.u16(bhs + 36);
-            return status == 0 ? null : "Login status " + named(Iser.LOGIN_STATUS_NAMES, status);
-        }
-        if (opcode == Iser.TASK_MANAGEMENT_RESPONSE) {
-            int response = d.u8(bhs + 2);
-            return response == 0 ? null : "TMF response " + named(Iser.TMF_RESPONSE.valueNames(), response);
-        }
-        return null;
+        return code == 0 ? null : new Failure(named(names, code), code);
     }
 
     private static String named(ValueNames names, int value) {
         String name = names == null ? null : names.nameOf(value);
-        return name != null ? name + String.format(" (0x%02x)", value) : String.format("0x%02x", value);
+        return name != null ? name : String.format("0x%02x", value);
     }
 
     private static long address(Dissection d, int at) {

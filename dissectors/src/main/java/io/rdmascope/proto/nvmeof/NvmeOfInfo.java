@@ -57,6 +57,23 @@ final class NvmeOfInfo {
                 : nvmeName(d.u16le(ctx + NvmeOf.CTX_QID), code, detail);
     }
 
+    /**
+     * The command's bare opcode name, as tshark's {@code nvme.fabrics.cmd.fctype} or {@code nvme.cmd.opc}
+     * names it ("Property Get", "Identify", "Read"), without the property or CNS that
+     * {@link #commandName} adds.
+     */
+    static String commandOpcode(Dissection d, int contextLayer) {
+        int ctx = d.layerStart(contextLayer);
+        int code = d.u8(ctx + NvmeOf.CTX_CODE);
+        if ((d.u8(ctx + NvmeOf.CTX_FLAGS) & NvmeOf.FLAG_FABRICS) != 0) {
+            String name = NvmeOf.FCTYPE_NAMES.nameOf(code);
+            return name != null ? name : "Unknown Fabrics Command 0x" + Integer.toHexString(code);
+        }
+        int qid = d.u16le(ctx + NvmeOf.CTX_QID);
+        String name = (qid == 0 ? NvmeOf.ADMIN_OPCODE_NAMES : NvmeOf.IO_OPCODE_NAMES).nameOf(code);
+        return name != null ? name : "Unknown " + (qid == 0 ? "Admin" : "I/O") + " Command 0x" + Integer.toHexString(code);
+    }
+
     /** The Fabrics command a response layer answers ("Connect"), or null. */
     static String answeredName(Dissection d, int responseLayer) {
         int ctxLayer = responseLayer - 1;

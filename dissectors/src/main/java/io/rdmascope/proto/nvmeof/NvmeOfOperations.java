@@ -58,8 +58,10 @@ final class NvmeOfOperations {
             int cqe = layer(d, NvmeOf.FABRICS_RESPONSE, NvmeOf.RESPONSE);
             if (cqe >= 0) {
                 int at = d.layerStart(cqe);
-                out.response(new OperationEvents.Response(queue, d.u16le(at + CQE_CID),
-                        failure(d.u16le(at + CQE_STATUS))));
+                int status = d.u16le(at + CQE_STATUS);
+                String failure = failure(status);
+                out.response(new OperationEvents.Response(queue, d.u16le(at + CQE_CID), failure,
+                        failure == null ? null : (long) (status >> 1) & 0x7FF));
             }
             return;
         }
@@ -76,20 +78,26 @@ final class NvmeOfOperations {
             buffers = List.of(new OperationEvents.Buffer(d.u32le(at + SGL_KEY), address, length));
         }
         out.command(new OperationEvents.Command(queue, cid, String.format("0x%04x", cid),
-                NvmeOfInfo.commandName(d, ctxLayer), length, buffers));
+                NvmeOfInfo.commandOpcode(d, ctxLayer), NvmeOfInfo.commandName(d, ctxLayer), length, buffers));
     }
 
-    /** Null for success; else the status code type and code (NVMe Base 2.0 §4.2.3, Figure 93). */
+    /**
+     * Null for success; else the status as NVMe Base 2.0 names it (Figure 102: "LBA Out of Range"), or,
+     * for a code we do not name, its status code type and code ("Command Specific Status 0x02"). The
+     * numbers go in the operation's statusCode (SCT &lt;&lt; 8 | SC, §4.2.3 Figure 93).
+     */
     static String failure(int status) {
         int sc = (status >> 1) & 0xFF;
         int sct = (status >> 9) & 0x7;
         if (sc == 0 && sct == 0) {
             return null;
         }
-        String type = NvmeOf.SCT_NAMES.nameOf(sct);
         String code = sct == SCT_GENERIC ? GENERIC_STATUS.nameOf(sc) : null;
-        return (type != null ? type : "Status Code Type " + sct) + String.format(", Status Code 0x%02x", sc)
-                + (code != null ? " (" + code + ")" : "");
+        if (code != null) {
+            return code;
+        }
+        String type = NvmeOf.SCT_NAMES.nameOf(sct);
+        return (type != null ? type : "Status Code Type " + sct) + String.format(" 0x%02x", sc);
     }
 
     /** The queue the frame travels on, from the CM exchange the dissector kept. */

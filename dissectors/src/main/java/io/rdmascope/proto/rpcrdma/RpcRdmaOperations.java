@@ -27,6 +27,8 @@ final class RpcRdmaOperations {
             10008, "DELAY");
     private static final int REPLY_DENIED = 1;
     private static final int SUCCESS = 0;
+    /** Procedure 0 of every NFS version: NULL, whose result is void. */
+    private static final long NULL_PROCEDURE = 0;
 
     private RpcRdmaOperations() {
     }
@@ -54,9 +56,12 @@ final class RpcRdmaOperations {
                 int error = d.find(RpcRdma.ERROR);
                 long code = error < 0 ? -1 : d.u32(d.layerStart(error));
                 String name = code < 0 ? null : RpcRdma.ERRCODE.valueNames().nameOf(code);
-                out.response(new OperationEvents.Response(queue, xid, "RDMA_ERROR " + (name != null ? name : code)));
+                out.response(new OperationEvents.Response(queue, xid, "RDMA_ERROR " + (name != null ? name : code),
+                        code < 0 ? null : code));
             } else if (proc <= RpcRdma.RDMA_MSGP) {
-                out.response(new OperationEvents.Response(queue, xid, replyFailure(d)));
+                Failure f = replyFailure(d);
+                out.response(new OperationEvents.Response(queue, xid, f == null ? null : f.name(),
+                        f == null ? null : f.code()));
             }
             return;
         }
@@ -73,20 +78,49 @@ final class RpcRdmaOperations {
         }
         String info = RpcRdmaInfo.columns(d, header).info();
         // The Info without the direction: "V3 READ", "V4 SEQUENCE | PUTFH | READ", "V2 proc-5", "RDMA_NOMSG XID …".
-        String name = info.replace(" Call", "");
-        out.command(new OperationEvents.Command(queue, xid, String.format("0x%08x", xid), name, size,
-                List.copyOf(buffers)));
+        String description = info.replace(" Call", "");
+        out.command(new OperationEvents.Command(queue, xid, String.format("0x%08x", xid), procedure(d, proc),
+                description, size, List.copyOf(buffers)));
     }
 
-    /** Null for success; why not otherwise. A reply moved in a reply chunk (no inline RPC) counts as success. */
-    private static String replyFailure(Dissection d) {
+    /**
+     * The call's bare procedure name, as tshark's SRT table ({@code -z rpc,srt}) and its procedure fields
+     * name it: NFSv3's from {@code nfs.procedure_v3} ("GETATTR"), NFSv4's NULL or COMPOUND (RFC 7530
+     * §16), another program's "proc-N"; a call moved whole in a chunk (RDMA_NOMSG) shows no procedure.
+     */
+    private static String procedure(Dissection d, int proc) {
+        int call = d.find(RpcRdma.RPC_CALL);
+        if (call < 0) {
+            return RpcRdma.PROC_NAMES.nameOf(proc);
+        }
+        int at = d.layerStart(call);
+        long procedure = d.u32(at + 20);
+        String name = null;
+        if (d.find(RpcRdma.NFS_V3) >= 0) {
+            name = RpcRdma.NFS3_PROCEDURE_NAMES.nameOf(procedure);
+        } else if (d.u32(at + 12) == RpcRdma.NFS_PROGRAM && d.u32(at + 16) == 4) {
+            name = procedure == 0 ? "NULL" : procedure == RpcRdma.NFS_V4_COMPOUND ? "COMPOUND" : null;
+        }
+        return name != null ? name : "proc-" + procedure;
+    }
+
+    /** Why a reply failed: the status's name as its RFC spells it, and its value. */
+    private record Failure(String name, long code) {
+    }
+
+    /**
+     * Null for success; why not otherwise. A reply moved in a reply chunk (no inline RPC) counts as
+     * success. The NFS status is read only where the procedure's result has one: NULL returns void in
+     * every NFS version (RFC 1813 §3.3.0, RFC 7530 §16.1), so its reply ends at accept_stat.
+     */
+    private static Failure replyFailure(Dissection d) {
         int reply = d.find(RpcRdma.RPC_REPLY);
         if (reply < 0) {
             return null;
         }
         int at = d.layerStart(reply);
         if (d.u32(at + 8) == REPLY_DENIED) {
-            return "MSG_DENIED";
+            return new Failure("MSG_DENIED", d.u32(at + 12)); // reject_stat (RFC 5531 §9)
         }
         int verifierLength = (int) Math.min(d.u32(at + 16), 400); // RFC 5531 §8.2: at most 400 bytes
         int acceptStat = at + 20 + ((verifierLength + 3) & ~3);
@@ -96,10 +130,12 @@ final class RpcRdmaOperations {
         long stat = d.u32(acceptStat);
         if (stat != SUCCESS) {
             String name = ACCEPT_STAT.nameOf(stat);
-            return name != null ? name : "accept_stat " + stat;
+            return new Failure(name != null ? name : "accept_stat " + stat, stat);
         }
         boolean nfs = d.find(RpcRdma.NFS_V3) >= 0 || d.find(RpcRdma.NFS_V4) >= 0;
-        if (!nfs || acceptStat + 8 > d.capturedLength()) {
+        int call = d.find(RpcRdma.RPC_MATCHED_CALL);
+        boolean voidResult = call < 0 || d.u32(d.layerStart(call) + 20) == NULL_PROCEDURE;
+        if (!nfs || voidResult || acceptStat + 8 > d.capturedLength()) {
             return null;
         }
         long status = d.u32(acceptStat + 4);
@@ -108,6 +144,6 @@ final class RpcRdmaOperations {
         }
         String name = NFS_STATUS.nameOf(status);
         String prefix = d.find(RpcRdma.NFS_V3) >= 0 ? "NFS3ERR_" : "NFS4ERR_";
-        return name != null ? prefix + name : "NFS status " + status;
+        return new Failure(name != null ? prefix + name : "NFS status " + status, status);
     }
 }

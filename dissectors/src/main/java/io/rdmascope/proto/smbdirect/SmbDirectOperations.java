@@ -5,6 +5,7 @@ import io.rdmascope.dissect.ops.OperationEvents;
 import io.rdmascope.dissect.stream.StreamState;
 import io.rdmascope.field.ValueNames;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -12,8 +13,12 @@ import java.util.List;
  * and the SMB2 response with the same id ends it ([MS-SMB2] §3.2.5.1). An interim response
  * (STATUS_PENDING, §3.3.4.2) does not: the final one follows. A response fails when its status has
  * error severity ([MS-ERREF] §2.3: the top two bits set), except STATUS_MORE_PROCESSING_REQUIRED, the
- * normal middle step of a Session Setup. The size of a Read or Write is its Length field; the RDMA
- * channel's buffer descriptors are not decoded yet, so SMB Direct's RDMA transfers are not matched.
+ * normal middle step of a Session Setup. The size of a Read is its Length field, of a Write on an
+ * RDMA channel its RemainingBytes (its Length is 0 then, §2.2.21), else its Length. A Read
+ * or Write on an RDMA channel ({@code smb2.channel} SMB2_CHANNEL_RDMA_V1 or _V1_INVALIDATE, §2.2.19,
+ * §2.2.21) carries its buffers as Buffer Descriptor V1 entries ([MS-SMBD] §2.2.3.1: offset, token,
+ * length; tshark's {@code smb2.buffer_descriptor.offset}/{@code .token}/{@code .length}) in its channel
+ * info; those are the buffers the server's RDMA WRITEs (a Read) and READs (a Write) use.
  */
 final class SmbDirectOperations {
     private static final long STATUS_PENDING = 0x00000103L;
@@ -21,6 +26,23 @@ final class SmbDirectOperations {
     private static final long SEVERITY_ERROR = 0xC0000000L;
     private static final int READ = 0x08;
     private static final int WRITE = 0x09;
+    /** Read and Write requests alike: Length at body byte 4. */
+    private static final int BODY_LENGTH = 4;
+    /** A Read request (§2.2.19): Channel at body byte 36, then RemainingBytes, ReadChannelInfoOffset/Length at 44/46. */
+    private static final int READ_CHANNEL = 36;
+    /** A Write request (§2.2.21): Channel at body byte 32, then RemainingBytes, WriteChannelInfoOffset/Length at 40/42. */
+    private static final int WRITE_CHANNEL = 32;
+    /** Channel, RemainingBytes (4 each), then the channel info's offset and length (2 each). */
+    private static final int CHANNEL_INFO_OFFSET = 8;
+    private static final int CHANNEL_INFO_LENGTH = 10;
+    /** A Write's RemainingBytes (§2.2.21): with an RDMA channel, Length is 0 and this is the size. */
+    private static final int REMAINING_BYTES = 4;
+    private static final long CHANNEL_RDMA_V1 = 1;
+    private static final long CHANNEL_RDMA_V1_INVALIDATE = 2;
+    /** [MS-SMBD] §2.2.3.1: Offset (8), Token (4), Length (4), little-endian. */
+    private static final int DESCRIPTOR_SIZE = 16;
+    /** More descriptors than this in one request are not believed (a Windows client sends one per fragment of memory). */
+    private static final int MAX_DESCRIPTORS = 64;
     /** [MS-ERREF] §2.3.1 names of the statuses most seen as failures. */
     private static final ValueNames STATUS_NAMES = ValueNames.of(0xC000000DL, "STATUS_INVALID_PARAMETER",
             0xC0000011L, "STATUS_END_OF_FILE", 0xC0000022L, "STATUS_ACCESS_DENIED",
@@ -57,17 +79,44 @@ final class SmbDirectOperations {
             boolean failed = (status & SEVERITY_ERROR) == SEVERITY_ERROR && status != STATUS_MORE_PROCESSING_REQUIRED;
             String name = STATUS_NAMES.nameOf(status);
             out.response(new OperationEvents.Response(queue, messageId,
-                    failed ? (name != null ? name : String.format("NT status 0x%08x", status)) : null));
+                    failed ? (name != null ? name : String.format("0x%08x", status)) : null, failed ? status : null));
             return;
         }
         int command = d.u16le(at + 12);
         String name = SmbDirect.SMB2_COMMAND_NAMES.nameOf(command);
         long size = 0;
-        int length = at + SmbDirect.SMB2_HEADER_SIZE + 4; // Read and Write requests: Length at body byte 4
-        if ((command == READ || command == WRITE) && length + 4 <= d.capturedLength()) {
-            size = d.u32le(length);
+        List<OperationEvents.Buffer> buffers = List.of();
+        int body = at + SmbDirect.SMB2_HEADER_SIZE;
+        int channel = body + (command == READ ? READ_CHANNEL : WRITE_CHANNEL);
+        if ((command == READ || command == WRITE) && channel + CHANNEL_INFO_LENGTH + 2 <= d.capturedLength()) {
+            buffers = channelBuffers(d, at, channel);
+            size = command == WRITE && !buffers.isEmpty() ? d.u32le(channel + REMAINING_BYTES) : d.u32le(body + BODY_LENGTH);
         }
         out.command(new OperationEvents.Command(queue, messageId, Long.toUnsignedString(messageId),
-                name != null ? name : String.format("0x%04x", command), size, List.of()));
+                name != null ? name : String.format("0x%04x", command), size, buffers));
+    }
+
+    /**
+     * The Buffer Descriptor V1 entries of a Read or Write on an RDMA channel; empty on another channel
+     * or when the channel info lies outside the captured bytes. The channel info offset counts from the
+     * start of the SMB2 header (§2.2.19).
+     */
+    private static List<OperationEvents.Buffer> channelBuffers(Dissection d, int header, int channelAt) {
+        long channel = d.u32le(channelAt);
+        if (channel != CHANNEL_RDMA_V1 && channel != CHANNEL_RDMA_V1_INVALIDATE) {
+            return List.of();
+        }
+        int from = header + d.u16le(channelAt + CHANNEL_INFO_OFFSET);
+        int count = Math.min(d.u16le(channelAt + CHANNEL_INFO_LENGTH) / DESCRIPTOR_SIZE, MAX_DESCRIPTORS);
+        List<OperationEvents.Buffer> buffers = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            int p = from + i * DESCRIPTOR_SIZE;
+            if (p + DESCRIPTOR_SIZE > d.capturedLength()) {
+                break;
+            }
+            buffers.add(new OperationEvents.Buffer(d.u32le(p + 8), d.u32le(p) | d.u32le(p + 4) << 32,
+                    d.u32le(p + 12)));
+        }
+        return List.copyOf(buffers);
     }
 }

@@ -46,7 +46,7 @@ public final class OperationsViewModel {
 
     static Row row(Operation o) {
         String status = o.reason() == null ? o.status() : o.status() + ": " + o.reason();
-        return new Row(o.protocol(), o.queue(), o.opcode(), o.idText(), o.size(), o.commandFrame(), o.responseFrame(),
+        return new Row(o.protocol(), o.queue(), o.description(), o.idText(), o.size(), o.commandFrame(), o.responseFrame(),
                 o.dataFrames().size(), micros(o.latencyNs()), micros(o.deliveryNs()), micros(o.dataNs()),
                 micros(o.completionNs()), status, o);
     }

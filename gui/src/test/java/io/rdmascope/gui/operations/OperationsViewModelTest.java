@@ -34,7 +34,7 @@ class OperationsViewModelTest {
         OperationsViewModel.Row read = rows.get(1);
         assertEquals("completed", read.status());
         assertEquals(2, read.dataFrameCount());
-        assertEquals("failed: SCSI status Check Condition (0x02)", rows.get(3).status());
+        assertEquals("failed: Check Condition", rows.get(3).status());
 
         vm.operations().choose(read);
         List<Integer> expected = OperationsViewModel.framesOf(read.operation());
