@@ -1245,14 +1245,31 @@ final class Channel {
 
     /**
      * Whether a response with this PSN could answer requests this channel has seen, allowing
-     * {@code slack} PSNs past the newest (requests the capture has not shown yet).
+     * {@code slack} PSNs past the newest (requests the capture has not shown yet). A PSN before the first
+     * request shown counts when a request at it was shown since (a go-back-N run reaching back before
+     * the capture began, R3.3, R3.6).
      */
     boolean mayAnswer(int psn, int slack) {
         if (!started) {
             return false;
         }
         int start = requester().startPsn;
-        return Psn.diff(psn, Psn.add(nextPsn, -1)) <= slack && (start < 0 || Psn.diff(psn, start) >= -slack);
+        boolean sent = ring.psn(psn & (RING - 1)) == psn;
+        return Psn.diff(psn, Psn.add(nextPsn, -1)) <= slack
+                && (start < 0 || Psn.diff(psn, start) >= -slack || sent);
+    }
+
+    /**
+     * Whether a response this channel holds, waiting for its request (the capture has not shown one),
+     * has a PSN {@code window} accepts: pairing evidence for a direction whose requests are not placed yet.
+     */
+    boolean holdsResponseWhere(java.util.function.IntPredicate window) {
+        for (PacketFacts r : heldResponses) {
+            if (window.test(r.psn)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ---- responses --------------------------------------------------------------------------------
