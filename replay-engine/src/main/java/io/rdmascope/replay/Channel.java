@@ -1319,9 +1319,17 @@ final class Channel {
                 && Psn.diff(r.psn, Psn.add(nextPsn, -1)) <= AHEAD_SLACK && owner(r.psn) == null;
     }
 
-    /** A READ response MIDDLE/LAST on a PSN gap: the PSN is a READ's response span, not a request the capture missed. */
+    /**
+     * A READ response MIDDLE/LAST on a PSN gap: the PSN is a READ's response span, not a request the capture
+     * missed. So is the PSN after a FIRST or MIDDLE: one READ's responses run FIRST, MIDDLE..., LAST at
+     * consecutive PSNs (R3.7, rules §4), so a MIDDLE or LAST of the same READ was sent there.
+     */
     private void dropResponseSpanGap(PacketFacts r) {
         Operation op = r.opcode.operation();
+        if ((op == Operation.RDMA_READ_RESPONSE_FIRST || op == Operation.RDMA_READ_RESPONSE_MIDDLE)
+                && isGap(Psn.add(r.psn, 1))) {
+            dropGap(Psn.add(r.psn, 1));
+        }
         if ((op == Operation.RDMA_READ_RESPONSE_MIDDLE || op == Operation.RDMA_READ_RESPONSE_LAST) && isGap(r.psn)) {
             dropGap(r.psn);
             int before = -1;
@@ -1575,7 +1583,12 @@ final class Channel {
                 r.inversionDecided = Psn.diff(r.psn, p.psn) >= 0 ? 1 : -1;
             }
             if (firstRequest && Psn.diff(r.psn, p.psn) < 0) {
-                it.remove(); // reached the capture before this requester's first request and answers an earlier one
+                // Reached the capture before this requester's first request and answers an earlier one. Past a
+                // start PSN CM announced, the PSNs a READ's responses ran over are still no missing requests.
+                if (Psn.diff(r.psn, firstRequestPsn) >= 0) {
+                    dropResponseSpanGap(r);
+                }
+                it.remove();
             } else if (!ahead(r) && awaitsRequest(r)) {
                 dropResponseSpanGap(r); // still waiting for its READ, but its PSN is known now not to be a request's
             } else if (!ahead(r)) {

@@ -46,7 +46,9 @@ class RandomCampaignTest {
             2092, 1289, 566, 1318, 3941, 624, 722, 1710, 1451, 2449, 3855, 296, 4033, 4582, 6503, 3147,
             // Second pass (2026-11-25): pairing with a live conversation from its responses, or its held
             // responses, inside a held direction's request window.
-            500, 2970, 3058, 4105, 6331, 6450, 6586, 6772, 7407, 9812};
+            500, 2970, 3058, 4105, 6331, 6450, 6586, 6772, 7407, 9812,
+            // The PSN after a READ response FIRST/MIDDLE is that READ's, also before a CM-started requester's first request.
+            2733, 5618, 5992, 7313, 8847, 9191};
 
     /** How many differences per seed the report shows. */
     private static final int SHOWN = Integer.getInteger("rdmascope.campaign.shown", 6);
