@@ -445,6 +445,7 @@ final class Channel {
     /** A completed message the requester sends more of: it completes again at the next answer. */
     private void reopen(MessageBuilder m) {
         if (Message.COMPLETED.equals(m.status) && !m.emitted && recent.remove(m)) {
+            conversation.ackUndone(m);
             m.status = Message.INCOMPLETE;
             m.clearCompletion();
             reinsert(m);
@@ -1746,6 +1747,9 @@ final class Channel {
             if (!m.kind.answeredByResponse() && m.closed && !m.finished() && Psn.diff(last, psn) <= 0) {
                 it.remove();
                 m.completionAckPsn = byAck ? p.psn : -1;
+                if (byAck) {
+                    conversation.ackCompleted(m, p.frame, p.psn);
+                }
                 m.finish(Message.COMPLETED, p.frame, p.timeNanos);
                 countCompleted(m);
                 retire(m);
