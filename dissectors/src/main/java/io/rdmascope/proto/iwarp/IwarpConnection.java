@@ -23,6 +23,9 @@ public final class IwarpConnection {
     private int replyRevision = -1;
     private boolean configured;
     private boolean crc;
+    private boolean midStream;
+    /** The state of the protocol riding on this connection's Sends (SMB Direct's), or null. */
+    private Object upper;
     private final SendReassembly sendReassembly = new SendReassembly();
 
     IwarpConnection(IwarpStreams streams, int id, ConnectionKey key, boolean initiatorLow) {
@@ -80,6 +83,24 @@ public final class IwarpConnection {
             crc = (requestFlags & Mpa.FLAG_CRC) != 0;
             framers[0].configure(false, crc);
         }
+    }
+
+    /**
+     * Followed by {@code --decode-as} without its Request and Reply (RFC 5044 §7.1): what they
+     * negotiated is unknown, so both directions are framed without markers and without checking CRCs
+     * (the CRC field is still there, RFC 5044 §4.1), each from its first segment that starts with a
+     * plausible FPDU (RFC 5044 §5.1: senders align FPDUs with segments).
+     */
+    void followMidStream() {
+        configured = true;
+        midStream = true;
+        framers[0].resyncFromStart();
+        framers[1].resyncFromStart();
+    }
+
+    /** Whether the connection was taken up mid-stream by {@code --decode-as} (no Request or Reply captured). */
+    public boolean midStream() {
+        return midStream;
     }
 
     private void configure() {
@@ -147,6 +168,16 @@ public final class IwarpConnection {
 
     public int replyRevision() {
         return replyRevision;
+    }
+
+    /** The state of the protocol riding on this connection's Sends if it is a {@code type}, else null. */
+    public <T> T upper(Class<T> type) {
+        return type.isInstance(upper) ? type.cast(upper) : null;
+    }
+
+    /** Sets the state of the protocol riding on this connection's Sends. */
+    public void setUpper(Object state) {
+        upper = state;
     }
 
     /** Stream bytes of direction {@code d} the capture never held (TCP gaps), and how many gaps. */
