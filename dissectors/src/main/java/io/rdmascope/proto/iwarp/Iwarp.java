@@ -16,7 +16,8 @@ import java.util.List;
 /**
  * iWARP over TCP (issue 8): the entry the TCP dissector hands every segment to. A connection is
  * followed from the segment that starts with an MPA Request ("MPA ID Req Frame", RFC 5044 §7.1),
- * as Wireshark's heuristic recognises it; its two directions are reassembled ({@link
+ * as Wireshark's heuristic recognises it, on any port; from its Reply when the capture began after
+ * the Request; or, with {@code --decode-as tcp.port==N,iwarp_mpa}, from its next FPDU; its two directions are reassembled ({@link
  * io.rdmascope.dissect.stream.TcpReassembler}) and framed ({@link MpaFramer}), and every PDU the
  * segment completes becomes layers of this frame: MPA Request/Reply, or FPDU, its markers, DDP,
  * RDMAP, the RDMAP message header and the payload as data. A PDU whose bytes are not all in this
@@ -80,6 +81,15 @@ public final class Iwarp {
                 if (ackFlag) {
                     c.direction(1).syncAt(ack); // the responder's next byte: where its Reply must start
                 }
+            } else if (captured >= Mpa.KEY_REPLY.length && startsWith(d, payloadStart, Mpa.KEY_REPLY)) {
+                // The capture began between the Request and the Reply: the Reply's sender is the responder,
+                // and the byte it acknowledges is the initiator's first after the Request.
+                c = s.create(conversation, probe, !probe.fromLow());
+                c.direction(1).syncAt(seq);
+                if (ackFlag) {
+                    c.direction(0).syncAt(ack);
+                }
+                c.requestNotCaptured(ackFlag);
             } else {
                 // --decode-as tcp.port==N,iwarp_mpa: a connection whose Request was not captured (the
                 // capture started after it) is followed from its next FPDU start. The side on port N is

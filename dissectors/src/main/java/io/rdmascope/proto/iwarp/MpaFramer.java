@@ -223,6 +223,15 @@ final class MpaFramer implements TcpReassembler.Sink {
     }
 
     /**
+     * The initiator's Request was not captured: this direction starts after it, with FPDUs once the
+     * Reply says how (markers counted from here, RFC 5044 §5).
+     */
+    void startupMissed() {
+        markerOrigin = 0;
+        phase = Phase.WAITING;
+    }
+
+    /**
      * The Request and Reply were never seen (a connection taken up mid-stream): frame FPDUs without
      * markers or CRC checks from the first segment start that holds a plausible one.
      */

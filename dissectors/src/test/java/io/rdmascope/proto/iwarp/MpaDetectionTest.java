@@ -27,16 +27,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * every real capture ({@code ../shared/captures}, the iWARP ones of {@code ../shared/captures-hard})
  * and every sample case, the frames that get iWARP layers are checked against an account kept here
  * from the bytes alone: a TCP connection is MPA from the segment whose payload starts with "MPA ID
- * Req Frame" (RFC 5044 §7.1) on; no frame outside such a connection may be claimed, and every such
- * Request must be.
+ * Req Frame" or "MPA ID Rep Frame" (RFC 5044 §7.1) on; no frame outside such a connection may be
+ * claimed, and every such Request or Reply must be.
  */
 class MpaDetectionTest {
     private static final List<String> HARD_IWARP = List.of("ajbanjara_Wireshark_iwarp_rdma__read.pcap",
             "ajbanjara_Wireshark_iwarp_rdma__read_write_long_run_mrkr.pcap");
 
     @Test
-    @DisplayName("on every real capture and sample case, iWARP layers appear exactly on connections that began with an MPA Request")
-    void onlyConnectionsWithARequestAreClaimed() throws IOException {
+    @DisplayName("on every real capture and sample case, iWARP layers appear only on connections with a captured MPA Request or Reply")
+    void onlyConnectionsWithAStartupFrameAreClaimed() throws IOException {
         List<Path> files = new ArrayList<>(SharedFiles.allCaptures());
         for (String name : HARD_IWARP) {
             files.add(SharedFiles.hardCapture(name));
@@ -45,7 +45,7 @@ class MpaDetectionTest {
             cases.filter(p -> p.toString().endsWith(".pcap") || p.toString().endsWith(".pcapng")).sorted()
                     .forEach(files::add);
         }
-        int requests = 0;
+        int startups = 0;
         int claimedFrames = 0;
         List<String> problems = new ArrayList<>();
         for (Path file : files) {
@@ -55,23 +55,23 @@ class MpaDetectionTest {
             for (Frame f : PcapFixtures.read(file)) {
                 chain.dissect(f, d);
                 String connection = connection(d);
-                boolean request = connection != null && startsWithRequest(d);
-                if (request) {
+                boolean startup = connection != null && (startsWith(d, Mpa.KEY_REQUEST) || startsWith(d, Mpa.KEY_REPLY));
+                if (startup) {
                     mpaConnections.add(connection);
-                    requests++;
+                    startups++;
                 }
                 boolean claimed = hasIwarpLayer(d);
                 claimedFrames += claimed ? 1 : 0;
                 if (claimed && (connection == null || !mpaConnections.contains(connection))) {
-                    problems.add(file.getFileName() + " frame " + f.number() + ": iWARP without an MPA Request");
+                    problems.add(file.getFileName() + " frame " + f.number() + ": iWARP without an MPA Request or Reply");
                 }
-                if (request && d.find(Mpa.REQUEST) < 0) {
-                    problems.add(file.getFileName() + " frame " + f.number() + ": MPA Request not found");
+                if (startup && d.find(Mpa.REQUEST) < 0 && d.find(Mpa.REPLY) < 0) {
+                    problems.add(file.getFileName() + " frame " + f.number() + ": MPA Request or Reply not found");
                 }
             }
         }
         assertEquals(List.of(), problems);
-        assertTrue(requests >= 10 && claimedFrames >= 100, "requests " + requests + ", claimed frames " + claimedFrames);
+        assertTrue(startups >= 20 && claimedFrames >= 100, "Requests and Replies " + startups + ", claimed frames " + claimedFrames);
     }
 
     /** The frame's TCP connection as both endpoints in a fixed order, or null when it has no TCP over IP. */
@@ -90,14 +90,14 @@ class MpaDetectionTest {
         return a.compareTo(b) < 0 ? a + "-" + b : b + "-" + a;
     }
 
-    private static boolean startsWithRequest(Dissection d) {
+    private static boolean startsWith(Dissection d, byte[] key) {
         int tcp = d.find(Transport.TCP);
         int payload = d.layerStart(tcp) + ((d.u8(d.layerStart(tcp) + 12) >> 4) & 0xF) * 4;
-        if ((d.u8(d.layerStart(tcp) + 13) & 0x02) != 0 || payload + Mpa.KEY_REQUEST.length > d.capturedLength()) {
+        if ((d.u8(d.layerStart(tcp) + 13) & 0x02) != 0 || payload + key.length > d.capturedLength()) {
             return false;
         }
-        for (int i = 0; i < Mpa.KEY_REQUEST.length; i++) {
-            if (d.u8(payload + i) != Mpa.KEY_REQUEST[i]) {
+        for (int i = 0; i < key.length; i++) {
+            if (d.u8(payload + i) != key[i]) {
                 return false;
             }
         }

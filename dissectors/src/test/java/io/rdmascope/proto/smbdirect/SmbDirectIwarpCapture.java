@@ -35,6 +35,7 @@ final class SmbDirectIwarpCapture {
     private final int serverPort;
     private final boolean handshake;
     private final boolean startup;
+    private boolean requestCaptured = true;
     private final long[] next = {0x1000_0000L, 0x2000_0000L};
     private final int[] msn = {1, 1};
     private final List<byte[]> frames = new ArrayList<>();
@@ -58,6 +59,17 @@ final class SmbDirectIwarpCapture {
         return c;
     }
 
+    /**
+     * The session to {@code serverPort} as a capture that began between the MPA Request and the
+     * Reply: no handshake, no Request; the Reply first.
+     */
+    static SmbDirectIwarpCapture fromTheReply(int serverPort) {
+        SmbDirectIwarpCapture c = new SmbDirectIwarpCapture(serverPort, false, true);
+        c.requestCaptured = false;
+        c.session();
+        return c;
+    }
+
     Path write(Path dir, String name) throws IOException {
         Path file = dir.resolve(name);
         PcapFixtures.writePcap(file, LinkTypes.ETHERNET, frames);
@@ -74,6 +86,9 @@ final class SmbDirectIwarpCapture {
         }
         if (startup) {
             segment(0, 0x018, IwarpBuilder.startupFrame(true, Mpa.FLAG_CRC, 1, new byte[0]));
+            if (!requestCaptured) {
+                frames.remove(frames.size() - 1); // sent, so the Reply acknowledges it, but not captured
+            }
             segment(1, 0x018, IwarpBuilder.startupFrame(false, Mpa.FLAG_CRC, 1, new byte[0]));
             send(0, SmbDirectCapture.negotiateRequest());
             send(1, SmbDirectCapture.negotiateResponse());

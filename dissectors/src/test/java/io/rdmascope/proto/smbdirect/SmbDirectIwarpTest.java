@@ -94,6 +94,19 @@ class SmbDirectIwarpTest {
     }
 
     @Test
+    @DisplayName("a capture that began between the MPA Request and the Reply is found by the Reply, CRCs verified")
+    void fromTheReply() throws Exception {
+        Path file = SmbDirectIwarpCapture.fromTheReply(SmbDirect.PORT).write(dir, "e.pcap");
+        List<String> ds = protocols(file, DissectorChain.standard(), 1);
+        assertEquals("MPA", ds.get(0));
+        assertEquals(COLUMNS, ds.subList(1, ds.size()));
+        // The Reply asked for CRCs: every FPDU's is checked, and good.
+        List<String> status = eachFrame(file, DissectorChain.standard(), d -> value(d, "iwarp_mpa.crc.status"));
+        assertEquals(List.of("1"), status.subList(1, status.size()).stream().distinct().toList());
+        SmbDirectTest.assertFragmentsReassembled(dissectAll(file), FIRST_FRAGMENT - 4);
+    }
+
+    @Test
     @DisplayName("a connection met after its MPA Request is TCP, and SMB Direct with -d tcp.port==5445,iwarp_mpa")
     void midStream() throws Exception {
         Path file = SmbDirectIwarpCapture.build(SmbDirect.PORT, false, false).write(dir, "d.pcap");
