@@ -295,16 +295,17 @@ public final class DissectorChain {
     }
 
     /**
-     * The payload {@code [offset, end)} of a whole iWARP Send message: a protocol that recognises it,
-     * else data. The iWARP package says which connection and direction it came on while this runs.
+     * The payload {@code [offset, end)} of a whole iWARP Send message (its bytes may lie past the
+     * frame): true when a protocol recognised it, else the caller shows it as data. The iWARP package
+     * says which connection and direction it came on while this runs.
      */
-    public void iwarpPayload(Dissection d, int offset, int end) {
+    public boolean iwarpPayload(Dissection d, int offset, int end) {
         for (Heuristic h : iwarpPayloads) {
             if (h.dissect(this, d, offset, end)) {
-                return;
+                return true;
             }
         }
-        Data.dissect(this, d, offset, end);
+        return false;
     }
 
     /** Whether a protocol may ride in iWARP Sends: when none, their payloads are data without asking. */

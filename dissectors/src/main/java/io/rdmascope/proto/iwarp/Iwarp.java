@@ -209,12 +209,10 @@ public final class Iwarp {
         // A whole Send message in this FPDU goes to what rides on iWARP Sends (SMB Direct), as
         // packet-iwarp-ddp-rdmap.c hands it to its heuristic list; other payloads are data.
         boolean wholeSend = send && p.last() && p.messageOffset() == 0 && p.inOrder();
-        if (payload && rest > 0) {
-            if (wholeSend && chain.hasIwarpPayloads()) {
-                offerSend(chain, d, p, body, body + rest);
-            } else {
-                d.add(Data.HEADER, body, rest);
-            }
+        boolean taken = payload && rest > 0 && wholeSend && chain.hasIwarpPayloads()
+                && offerSend(chain, d, p, body, body + rest);
+        if (payload && rest > 0 && !taken) {
+            d.add(Data.HEADER, body, rest);
         }
         if (send) {
             int reassembled = p.connection.sendReassembly().show(d, p.last(), body, rest);
@@ -225,12 +223,15 @@ public final class Iwarp {
         }
     }
 
-    /** Offers a Send message's bytes to the chain's iWARP payload protocols, telling them which Send it is. */
-    private static void offerSend(DissectorChain chain, Dissection d, IwarpPdu p, int from, int to) {
+    /**
+     * Offers a Send message's bytes to the chain's iWARP payload protocols, telling them which Send it
+     * is; true when one took them.
+     */
+    private static boolean offerSend(DissectorChain chain, Dissection d, IwarpPdu p, int from, int to) {
         IwarpStreams s = IwarpStreams.of(d);
         s.send = p;
         try {
-            chain.iwarpPayload(d, from, to);
+            return chain.iwarpPayload(d, from, to);
         } finally {
             s.send = null;
         }

@@ -218,13 +218,13 @@ final class SmbDirectDissector {
         fragments.add(d, data, (int) dataLength);
         if (more) {
             if (dataLength > 0) {
-                Data.dissect(chain, d, data, dataEnd);
+                Data.dissectReassembled(chain, d, data, dataEnd);
             }
             return;
         }
         boolean room = d.layerCount() + 4 <= Dissection.MAX_LAYERS;
         if (fragments.overflowed() || !room) {
-            Data.dissect(chain, d, data, dataEnd);
+            Data.dissectReassembled(chain, d, data, dataEnd);
         } else {
             byte[] list = fragments.frameList();
             d.add(SmbDirect.FRAGMENTS, d.addReassembled(list, 0, list.length), list.length);
@@ -241,9 +241,9 @@ final class SmbDirectDissector {
         if (dataEnd - data >= SmbDirect.SMB2_HEADER_SIZE && d.u32le(data) == SmbDirect.SMB2_PROTOCOL_ID
                 && d.u16le(data + 4) == SmbDirect.SMB2_HEADER_SIZE) {
             d.add(SmbDirect.SMB2_HEADER, data, SmbDirect.SMB2_HEADER_SIZE);
-            Data.dissect(chain, d, data + SmbDirect.SMB2_HEADER_SIZE, dataEnd);
+            Data.dissectReassembled(chain, d, data + SmbDirect.SMB2_HEADER_SIZE, dataEnd);
         } else {
-            Data.dissect(chain, d, data, dataEnd);
+            Data.dissectReassembled(chain, d, data, dataEnd);
         }
     }
 
