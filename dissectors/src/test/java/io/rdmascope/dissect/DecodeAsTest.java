@@ -2,10 +2,16 @@ package io.rdmascope.dissect;
 
 import io.rdmascope.build.RocePacket;
 import io.rdmascope.frame.Frame;
+import io.rdmascope.testsupport.ProtocolFixtures;
+import io.rdmascope.testsupport.Tshark;
 import io.rdmascope.text.PacketSummary;
+import io.rdmascope.text.PcapFixtures;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -83,6 +89,31 @@ class DecodeAsTest {
         DissectorChain raw = chain.withRelativeTcpSequenceNumbers(false);
         assertTrue(raw.isRocePort(4792) && raw.isRocePort(DissectorChain.ROCE_V2_PORT));
         assertEquals(false, raw.withRelativeTcpSequenceNumbers(true).isRocePort(4793));
+    }
+
+    @Test
+    @DisplayName("tshark parity with the same -d udp.port==4792,infiniband: every infiniband field both name, every frame")
+    void udpPortRuleMatchesTshark(@TempDir Path dir) throws Exception {
+        List<byte[]> frames = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            frames.add(RocePacket.v2Ipv4(MAC_A, MAC_B, IP_A, IP_B).udpDestPort(4792).opcode(4).destQp(0x12)
+                    .psn(100 + i).ackReq(i == 3).payload(new byte[8 * (i + 1)]).build());
+        }
+        Path file = dir.resolve("roce4792.pcap");
+        PcapFixtures.writePcap(file, 1, frames);
+        String rule = "udp.port==4792,infiniband";
+        List<String> names = ProtocolFixtures.namesTsharkShares("infiniband.bth.", "udp.");
+        assertTrue(names.size() >= 15, "names: " + names);
+        List<String> theirs = Tshark.fields(file, List.of("-d", rule), names.toArray(String[]::new));
+        List<String> ours = ProtocolFixtures.eachFrame(file,
+                DissectorChain.standard().withDecodeAs(List.of(DecodeAs.parse(rule))),
+                d -> String.join("\t", names.stream().map(n -> ProtocolFixtures.value(d, n)).toList()));
+        assertEquals(theirs, ours);
+        int destQp = names.indexOf("infiniband.bth.destqp");
+        assertTrue(destQp >= 0 && ours.stream().noneMatch(line -> line.split("\t", -1)[destQp].isEmpty()),
+                "the BTH is decoded on every frame: " + ours);
+        // Without the rule tshark leaves the BTH undecoded too: the comparison is about the rule.
+        assertTrue(Tshark.fields(file, List.of(), "infiniband.bth.destqp").stream().allMatch(String::isEmpty));
     }
 
     @Test
