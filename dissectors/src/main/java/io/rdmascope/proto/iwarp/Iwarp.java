@@ -17,11 +17,12 @@ import java.util.List;
  * iWARP over TCP (issue 8): the entry the TCP dissector hands every segment to. A connection is
  * followed from the segment that starts with an MPA Request ("MPA ID Req Frame", RFC 5044 §7.1),
  * as Wireshark's heuristic recognises it, on any port; from its Reply when the capture began after
- * the Request; or, with {@code --decode-as tcp.port==N,iwarp_mpa}, from its next FPDU; its two directions are reassembled ({@link
- * io.rdmascope.dissect.stream.TcpReassembler}) and framed ({@link MpaFramer}), and every PDU the
- * segment completes becomes layers of this frame: MPA Request/Reply, or FPDU, its markers, DDP,
- * RDMAP, the RDMAP message header and the payload as data. A PDU whose bytes are not all in this
- * frame, in one piece and free of markers, is shown from the reassembled bytes past the frame.
+ * the Request; or, with {@code --decode-as tcp.port==N,iwarp_mpa}, from its next FPDU; its two
+ * directions are reassembled ({@link io.rdmascope.dissect.stream.TcpReassembler}) and framed
+ * ({@link MpaFramer}), and every PDU the segment completes becomes layers of this frame: MPA
+ * Request/Reply, or FPDU, its markers, DDP, RDMAP, the RDMAP message header and the payload as
+ * data. A PDU whose bytes are not all in this frame, in one piece and free of markers, is shown
+ * from the reassembled bytes past the frame.
  */
 public final class Iwarp {
     /** Every header type iWARP adds, for the field registry. */

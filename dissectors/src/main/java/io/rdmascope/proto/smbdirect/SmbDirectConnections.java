@@ -19,7 +19,7 @@ final class SmbDirectConnections extends CmConnections<SmbDirectConnections.Conn
         final int serverQpn;
         boolean requestSeen;
         boolean responseSeen;
-        /** The SMB2 message being reassembled from Data Transfer fragments, per direction: to the server, to the client. */
+        /** The SMB2 message being put together from Data Transfer fragments: towards the server, the client. */
         final Fragments[] fragments = {newFragments(), newFragments()};
 
         Connection(int clientQpn, int serverQpn) {

@@ -55,7 +55,8 @@ class MpaDetectionTest {
             for (Frame f : PcapFixtures.read(file)) {
                 chain.dissect(f, d);
                 String connection = connection(d);
-                boolean startup = connection != null && (startsWith(d, Mpa.KEY_REQUEST) || startsWith(d, Mpa.KEY_REPLY));
+                boolean startup = connection != null
+                        && (startsWith(d, Mpa.KEY_REQUEST) || startsWith(d, Mpa.KEY_REPLY));
                 if (startup) {
                     mpaConnections.add(connection);
                     startups++;
@@ -83,11 +84,19 @@ class MpaDetectionTest {
         }
         int at = d.layerStart(ip);
         boolean v4 = d.layerType(ip) == Ip.IPV4;
-        String src = v4 ? Long.toHexString(d.u32(at + 12)) : Long.toHexString(d.u32(at + 8)) + Long.toHexString(d.u32(at + 20));
-        String dst = v4 ? Long.toHexString(d.u32(at + 16)) : Long.toHexString(d.u32(at + 24)) + Long.toHexString(d.u32(at + 36));
+        String src = v4 ? hex(d, at + 12, 4) : hex(d, at + 8, 16);
+        String dst = v4 ? hex(d, at + 16, 4) : hex(d, at + 24, 16);
         String a = src + ":" + d.u16(d.layerStart(tcp));
         String b = dst + ":" + d.u16(d.layerStart(tcp) + 2);
         return a.compareTo(b) < 0 ? a + "-" + b : b + "-" + a;
+    }
+
+    private static String hex(Dissection d, int at, int length) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < length; i++) {
+            sb.append(String.format("%02x", d.u8(at + i)));
+        }
+        return sb.toString();
     }
 
     private static boolean startsWith(Dissection d, byte[] key) {

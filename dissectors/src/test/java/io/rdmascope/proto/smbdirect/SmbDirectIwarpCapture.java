@@ -19,8 +19,8 @@ import java.util.List;
  * (RFC 5044 §7.1, CRCs on), then as Sends the same messages as the RoCE session of {@link
  * SmbDirectCapture} (negotiate, an SMB2 ECHO each way, a credits-only message, a WRITE request in
  * three Data Transfer fragments) and one SMB2 message in a Send of two DDP segments (RFC 5041 §5.3,
- * message offsets 0 and 1000). Options take out the handshake and the MPA startup, to build a
- * connection the capture meets mid-stream.
+ * message offsets 0 and 1000), and the server's acknowledgment of it all. Options take out the
+ * handshake and the MPA startup, to build a connection the capture meets mid-stream.
  */
 final class SmbDirectIwarpCapture {
     static final int CLIENT_PORT = 50_123;
@@ -108,6 +108,7 @@ final class SmbDirectIwarpCapture {
         segment(0, 0x018, fpdu(IwarpBuilder.untagged(DdpRdmap.OP_SEND, false, 0, 0, m, 0, new byte[0],
                 Arrays.copyOfRange(big, 0, FIRST_SEGMENT))));
         send(0, m, FIRST_SEGMENT, Arrays.copyOfRange(big, FIRST_SEGMENT, big.length));
+        segment(1, 0x010, new byte[0]); // the server acknowledges all, so every Send completes
     }
 
     /** A Send of one DDP segment carrying {@code message} from {@code side} (0 the client). */
