@@ -1,5 +1,6 @@
 package io.rdmascope.cli;
 
+import io.rdmascope.dissect.DecodeAs;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.field.FieldRegistry;
@@ -22,7 +23,7 @@ import java.util.List;
 
 /**
  * The options of every verb that reads a capture (a picocli mixin): which frames are read
- * ({@code -Y}, {@code -c}), how they are decoded ({@code --roce-port}, {@code --icrc}), and tshark's
+ * ({@code -Y}, {@code -c}), how they are decoded ({@code --roce-port}, {@code -d}, {@code --icrc}), and tshark's
  * {@code -n} and {@code -2}, accepted because what they ask for is what rdmascope always does
  * (docs/cli.md).
  */
@@ -37,6 +38,12 @@ final class ReplayOptions {
 
     @Option(names = "--roce-port", paramLabel = "PORT", description = "also decode RoCEv2 on this UDP port")
     List<Integer> rocePorts = new ArrayList<>();
+
+    @Option(names = {"-d", "--decode-as"}, paramLabel = "TABLE==VALUE,PROTOCOL",
+            description = "decode traffic as PROTOCOL, tshark's -d syntax (docs/cli.md): tcp.port==5445,smb_direct, "
+                    + "tcp.port==N,iwarp_mpa, udp.port==N,infiniband, infiniband.bth.destqp==0x12,smb_direct, "
+                    + "infiniband,smb_direct; repeatable")
+    List<String> decodeAs = new ArrayList<>();
 
     @Mixin
     IcrcOption icrc;
@@ -65,8 +72,30 @@ final class ReplayOptions {
     }
 
     DissectorChain chain() {
-        return rocePorts.isEmpty() ? DissectorChain.standard()
+        DissectorChain chain = rocePorts.isEmpty() ? DissectorChain.standard()
                 : DissectorChain.withRocePorts(rocePorts.stream().mapToInt(Integer::intValue).toArray());
+        return withDecodeAs(chain, decodeAs);
+    }
+
+    /**
+     * {@code chain} with the {@code -d} rules; a rule that does not parse, or that no protocol package
+     * answers to, is a usage error of one line naming what is accepted.
+     */
+    static DissectorChain withDecodeAs(DissectorChain chain, List<String> specs) {
+        if (specs.isEmpty()) {
+            return chain;
+        }
+        List<DecodeAs> rules = new ArrayList<>();
+        try {
+            for (String spec : specs) {
+                rules.add(DecodeAs.parse(spec));
+            }
+            return chain.withDecodeAs(rules);
+        } catch (IllegalArgumentException e) {
+            String message = e.getMessage();
+            throw new DissectCommand.UsageError("invalid --decode-as: " + message
+                    + (message.contains("accepted:") ? "" : "; " + chain.decodeAsUsage()));
+        }
     }
 
     /**

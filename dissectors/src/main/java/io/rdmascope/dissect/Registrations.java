@@ -2,8 +2,10 @@ package io.rdmascope.dissect;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What protocol packages register with a {@link DissectorChain} as it is built (Wireshark's
@@ -17,7 +19,10 @@ public final class Registrations {
     final Map<Integer, Dissector> ipProtocols = new HashMap<>();
     final List<TcpPayloadHeuristic> tcpPayloads = new ArrayList<>();
     final List<Heuristic> rdmaPayloads = new ArrayList<>();
+    final List<Heuristic> iwarpPayloads = new ArrayList<>();
     final List<CmPrivateData> cmPrivateData = new ArrayList<>();
+    /** "table,protocol" pairs a {@link DecodeAs} rule may name, in declaration order. */
+    final Set<String> decodeAs = new LinkedHashSet<>();
     Dissector roceV2;
     Dissector managementDatagram;
 
@@ -64,9 +69,29 @@ public final class Registrations {
         return this;
     }
 
+    /**
+     * A protocol that may ride in iWARP Send messages (Wireshark's {@code iwarp_ddp_rdmap} heuristic
+     * list): offered each whole Send message's payload, from its one DDP segment or reassembled.
+     */
+    public Registrations iwarpPayload(Heuristic heuristic) {
+        iwarpPayloads.add(heuristic);
+        return this;
+    }
+
     /** A reader of CM messages' private data. */
     public Registrations cmPrivateData(CmPrivateData reader) {
         cmPrivateData.add(reader);
+        return this;
+    }
+
+    /**
+     * Declares that {@code protocol} (its tshark filter name) may be chosen for traffic of {@code table}
+     * (a {@link DecodeAs} table) by {@code --decode-as}. The package itself asks the chain, where it
+     * decides, whether a rule chose it ({@link DissectorChain#decodedAs}); the chain only refuses rules
+     * that no package declared.
+     */
+    public Registrations decodeAs(String table, String protocol) {
+        decodeAs.add(table + "," + protocol);
         return this;
     }
 

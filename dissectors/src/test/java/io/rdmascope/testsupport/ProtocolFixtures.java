@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
@@ -34,14 +35,28 @@ public final class ProtocolFixtures {
 
     /** Every frame of {@code file}, each with a fresh layer list over one dissection's cross-frame state. */
     public static List<Dissection> dissectAll(Path file) throws IOException {
-        DissectorChain chain = DissectorChain.standard();
+        return dissectAll(file, DissectorChain.standard());
+    }
+
+    /** As {@link #dissectAll(Path)}, with {@code chain} (one with {@code --decode-as} rules, say). */
+    public static List<Dissection> dissectAll(Path file, DissectorChain chain) throws IOException {
+        return eachFrame(file, chain, d -> d);
+    }
+
+    /**
+     * {@code read} applied to each frame right after it is dissected. What the stream decoders show of
+     * a frame (iWARP's PDUs, hence its columns) lives in state the next frame overwrites, so text
+     * that reads it must be taken then, as the CLI does.
+     */
+    public static <T> List<T> eachFrame(Path file, DissectorChain chain, Function<Dissection, T> read)
+            throws IOException {
         Dissection state = new Dissection();
-        List<Dissection> out = new ArrayList<>();
+        List<T> out = new ArrayList<>();
         for (Frame f : PcapFixtures.read(file)) {
             Dissection d = new Dissection();
             d.continueFrom(state);
             chain.dissect(f, d);
-            out.add(d);
+            out.add(read.apply(d));
             state = d;
         }
         return out;

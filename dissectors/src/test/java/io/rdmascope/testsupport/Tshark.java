@@ -61,7 +61,15 @@ public final class Tshark {
 
     /** {@code tshark -r file -T fields -e …}: one tab-separated line per frame. */
     public static List<String> fields(Path file, String... fields) throws IOException, InterruptedException {
-        List<String> args = new ArrayList<>(List.of("-r", file.toString(), "-T", "fields"));
+        return fields(file, List.of(), fields);
+    }
+
+    /** As {@link #fields(Path, String...)}, with {@code options} before the fields ({@code -d …}, {@code -o …}). */
+    public static List<String> fields(Path file, List<String> options, String... fields)
+            throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("-r", file.toString()));
+        args.addAll(options);
+        args.addAll(List.of("-T", "fields"));
         for (String field : fields) {
             args.add("-e");
             args.add(field);

@@ -445,6 +445,7 @@ final class Channel {
     /** A completed message the requester sends more of: it completes again at the next answer. */
     private void reopen(MessageBuilder m) {
         if (Message.COMPLETED.equals(m.status) && !m.emitted && recent.remove(m)) {
+            conversation.ackUndone(m);
             m.status = Message.INCOMPLETE;
             m.clearCompletion();
             reinsert(m);
@@ -1245,14 +1246,31 @@ final class Channel {
 
     /**
      * Whether a response with this PSN could answer requests this channel has seen, allowing
-     * {@code slack} PSNs past the newest (requests the capture has not shown yet).
+     * {@code slack} PSNs past the newest (requests the capture has not shown yet). A PSN before the first
+     * request shown counts when a request at it was shown since (a go-back-N run reaching back before
+     * the capture began, R3.3, R3.6).
      */
     boolean mayAnswer(int psn, int slack) {
         if (!started) {
             return false;
         }
         int start = requester().startPsn;
-        return Psn.diff(psn, Psn.add(nextPsn, -1)) <= slack && (start < 0 || Psn.diff(psn, start) >= -slack);
+        boolean sent = ring.psn(psn & (RING - 1)) == psn;
+        return Psn.diff(psn, Psn.add(nextPsn, -1)) <= slack
+                && (start < 0 || Psn.diff(psn, start) >= -slack || sent);
+    }
+
+    /**
+     * Whether a response this channel holds, waiting for its request (the capture has not shown one),
+     * has a PSN {@code window} accepts: pairing evidence for a direction whose requests are not placed yet.
+     */
+    boolean holdsResponseWhere(java.util.function.IntPredicate window) {
+        for (PacketFacts r : heldResponses) {
+            if (window.test(r.psn)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ---- responses --------------------------------------------------------------------------------
@@ -1302,9 +1320,17 @@ final class Channel {
                 && Psn.diff(r.psn, Psn.add(nextPsn, -1)) <= AHEAD_SLACK && owner(r.psn) == null;
     }
 
-    /** A READ response MIDDLE/LAST on a PSN gap: the PSN is a READ's response span, not a request the capture missed. */
+    /**
+     * A READ response MIDDLE/LAST on a PSN gap: the PSN is a READ's response span, not a request the capture
+     * missed. So is the PSN after a FIRST or MIDDLE: one READ's responses run FIRST, MIDDLE..., LAST at
+     * consecutive PSNs (R3.7, rules §4), so a MIDDLE or LAST of the same READ was sent there.
+     */
     private void dropResponseSpanGap(PacketFacts r) {
         Operation op = r.opcode.operation();
+        if ((op == Operation.RDMA_READ_RESPONSE_FIRST || op == Operation.RDMA_READ_RESPONSE_MIDDLE)
+                && isGap(Psn.add(r.psn, 1))) {
+            dropGap(Psn.add(r.psn, 1));
+        }
         if ((op == Operation.RDMA_READ_RESPONSE_MIDDLE || op == Operation.RDMA_READ_RESPONSE_LAST) && isGap(r.psn)) {
             dropGap(r.psn);
             int before = -1;
@@ -1558,7 +1584,12 @@ final class Channel {
                 r.inversionDecided = Psn.diff(r.psn, p.psn) >= 0 ? 1 : -1;
             }
             if (firstRequest && Psn.diff(r.psn, p.psn) < 0) {
-                it.remove(); // reached the capture before this requester's first request and answers an earlier one
+                // Reached the capture before this requester's first request and answers an earlier one. Past a
+                // start PSN CM announced, the PSNs a READ's responses ran over are still no missing requests.
+                if (Psn.diff(r.psn, firstRequestPsn) >= 0) {
+                    dropResponseSpanGap(r);
+                }
+                it.remove();
             } else if (!ahead(r) && awaitsRequest(r)) {
                 dropResponseSpanGap(r); // still waiting for its READ, but its PSN is known now not to be a request's
             } else if (!ahead(r)) {
@@ -1716,6 +1747,9 @@ final class Channel {
             if (!m.kind.answeredByResponse() && m.closed && !m.finished() && Psn.diff(last, psn) <= 0) {
                 it.remove();
                 m.completionAckPsn = byAck ? p.psn : -1;
+                if (byAck) {
+                    conversation.ackCompleted(m, p.frame, p.psn);
+                }
                 m.finish(Message.COMPLETED, p.frame, p.timeNanos);
                 countCompleted(m);
                 retire(m);

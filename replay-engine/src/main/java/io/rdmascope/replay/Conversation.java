@@ -30,12 +30,18 @@ final class Conversation {
     long activeCommId;
     long passiveCommId;
     /**
-     * Messages completed per ACK frame, counted as messages are emitted (final: no resend can reopen them
-     * then): the last {@value #ACK_SLOTS} ACK frames, the oldest reported as it leaves.
+     * Messages completed per ACK frame, counted as the ACK completes them and uncounted when a resend
+     * reopens one (that ACK did not complete it after all): the last {@value #ACK_SLOTS} ACK frames, the
+     * oldest whose messages are all final (output) reported as it leaves. Counted at completion, not at
+     * output: a message is output only after those before it, so one completed with others may come out
+     * long after them (behind a READ answered late). A slot waiting for such a message stays while an
+     * older one can leave instead, so a late resend can still uncount it.
      */
     private static final int ACK_SLOTS = 64;
     private final long[] ackFrame = new long[ACK_SLOTS];
     private final int[] ackCount = new int[ACK_SLOTS];
+    /** Messages counted in a slot that are not final (emitted) yet: a resend may still reopen them. */
+    private final int[] ackPending = new int[ACK_SLOTS];
     private final int[] ackPsn = new int[ACK_SLOTS];
     private int ackNext;
     private int ackUsed;
@@ -143,8 +149,11 @@ final class Conversation {
             return;
         }
         m.emitted = true;
-        if (m.completionAckPsn >= 0 && m.hasCompletion && Message.COMPLETED.equals(m.status)) {
-            countAckCompletion(m.completionFrame, m.completionAckPsn);
+        if (m.ackCountedFrame >= 0 && !(m.hasCompletion && m.completionFrame == m.ackCountedFrame
+                && m.completionAckPsn >= 0 && Message.COMPLETED.equals(m.status))) {
+            ackUndone(m); // final now, and not as that ACK's completion
+        } else if (m.ackCountedFrame >= 0) {
+            ackFinal(m);
         }
         Endpoint from = endpoints[side];
         Endpoint to = endpoints[1 - side];
@@ -170,29 +179,90 @@ final class Conversation {
         }
     }
 
-    /** One more message completed by the ACK in {@code frame}. */
-    private void countAckCompletion(long frame, int psn) {
+    /**
+     * A message counted toward an ACK turned out not to be completed by it (a resend reopened it, or it
+     * ended otherwise): that ACK's count goes down, if its slot is still in the window.
+     */
+    void ackUndone(MessageBuilder m) {
+        if (m.ackCountedFrame < 0) {
+            return;
+        }
+        int slot = findAckSlot(m.ackCountedFrame);
+        if (slot >= 0) {
+            ackCount[slot]--;
+            ackPending[slot]--;
+        }
+        m.ackCountedFrame = -1;
+    }
+
+    /** Message {@code m}, counted toward its ACK, is final: its ACK's slot no longer waits for it. */
+    private void ackFinal(MessageBuilder m) {
+        int slot = findAckSlot(m.ackCountedFrame);
+        if (slot >= 0) {
+            ackPending[slot]--;
+        }
+    }
+
+    /** The slot of the ACK in {@code frame}, or -1 (never seen, or left the window). */
+    private int findAckSlot(long frame) {
         if (frame <= ackHighest) {
-            // Messages are mostly emitted in the order their ACKs came, so the search is rare and
-            // short: newest first, over a window that fits in a few cache lines.
             for (int n = 0, slot = (ackNext - 1 + ACK_SLOTS) % ACK_SLOTS; n < ackUsed;
                     n++, slot = (slot - 1 + ACK_SLOTS) % ACK_SLOTS) {
                 if (ackFrame[slot] == frame) {
-                    ackCount[slot]++;
-                    return;
+                    return slot;
                 }
             }
         }
-        if (ackUsed == ACK_SLOTS) {
-            flushAckSlot(ackNext); // the ring is full: the next slot holds the oldest ACK
-            ackUsed--;
+        return -1;
+    }
+
+    /** Message {@code m} completed by the ACK in {@code frame}. */
+    void ackCompleted(MessageBuilder m, long frame, int psn) {
+        ackUndone(m);
+        m.ackCountedFrame = frame;
+        // ACKs mostly come in frame order, so the search (newest first, over a window that fits in a few
+        // cache lines) is rare and short.
+        int slot = findAckSlot(frame);
+        if (slot < 0) {
+            if (ackUsed == ACK_SLOTS) {
+                evictAckSlot();
+            }
+            slot = ackNext;
+            ackFrame[slot] = frame;
+            ackCount[slot] = 0;
+            ackPending[slot] = 0;
+            ackPsn[slot] = psn;
+            ackNext = (ackNext + 1) % ACK_SLOTS;
+            ackUsed++;
+            ackHighest = Math.max(ackHighest, frame);
         }
-        ackFrame[ackNext] = frame;
-        ackCount[ackNext] = 1;
-        ackPsn[ackNext] = psn;
-        ackNext = (ackNext + 1) % ACK_SLOTS;
-        ackUsed++;
-        ackHighest = Math.max(ackHighest, frame);
+        ackCount[slot]++;
+        ackPending[slot]++;
+    }
+
+    /**
+     * The ring is full: the oldest slot whose messages are all final leaves (reported), the older ones
+     * moving up one place to keep the ring in order; the oldest of all when every slot still waits.
+     */
+    private void evictAckSlot() {
+        int oldest = (ackNext - ackUsed + ACK_SLOTS) % ACK_SLOTS;
+        int leaving = 0;
+        while (leaving < ackUsed && ackPending[(oldest + leaving) % ACK_SLOTS] > 0) {
+            leaving++;
+        }
+        if (leaving == ackUsed) {
+            leaving = 0;
+        }
+        flushAckSlot((oldest + leaving) % ACK_SLOTS);
+        for (int i = leaving; i > 0; i--) {
+            int to = (oldest + i) % ACK_SLOTS;
+            int from = (oldest + i - 1) % ACK_SLOTS;
+            ackFrame[to] = ackFrame[from];
+            ackCount[to] = ackCount[from];
+            ackPending[to] = ackPending[from];
+            ackPsn[to] = ackPsn[from];
+        }
+        ackUsed--;
     }
 
     /** An ACK frame leaves the window: one that completed several messages is a coalesced ACK (R3.2). */

@@ -62,6 +62,8 @@ final class MessageBuilder {
     boolean psnsMissing;
     /** PSN of the ACK that completed it, -1 when something else did (a READ response, a NAK's implied ACK). */
     int completionAckPsn = -1;
+    /** The ACK frame whose coalesced-ACK count includes this message, -1 when none does. */
+    long ackCountedFrame = -1;
     /** Its completion went into the conversation's statistics (a reopened message is not counted twice). */
     boolean counted;
     /** READ: PSN of its last transmission (a re-read starts inside the span, R3.7) and what was answered since. */

@@ -286,7 +286,7 @@ public final class ReplayEngine {
         }
         Route known = routes.get(facts.addressKind, facts.srcHi, facts.srcLo, facts.dstHi, facts.dstLo, facts.destQp, -1);
         if (known != null) {
-            if (op.isRequest() && !heldByHosts.isEmpty()) {
+            if (!heldByHosts.isEmpty() && op != Operation.CNP) {
                 joinHeldAnswering(known);
             }
             process(facts, known);
@@ -523,21 +523,30 @@ public final class ReplayEngine {
         return out;
     }
 
-    /** Whether a response {@code h} holds answers requests the waiting side of a live conversation sent. */
+    /**
+     * Whether a response {@code h} holds answers requests the waiting side of a live conversation sent,
+     * or a response the live conversation holds for want of its request (stamped before it) falls
+     * strictly inside {@code h}'s request window, from {@code h}'s UDP port when both are known.
+     */
     private static boolean answersLive(Held h, Route w) {
-        Channel requests = w.conversation().channel(1 - w.side());
+        Conversation c = w.conversation();
+        Channel requests = c.channel(1 - w.side());
         for (int i = 0; i < h.responses; i++) {
             if (requests.mayAnswer(h.responsePsns[i], 0)) {
                 return true;
             }
         }
-        return false;
+        int port = c.endpoint(1 - w.side()).udpSourcePort;
+        return h.hasRequests && c.channel(w.side()).holdsResponseWhere(psn -> answeredBy(h, psn, port));
     }
 
     /**
-     * A request on a live route whose conversation still misses the QP the answers come back to: a held
-     * direction answering it (a response PSN near this request's) joins before the request is replayed,
-     * so that its earlier frames keep their place (a response stamped before its request stays so).
+     * A packet on a live route whose conversation still misses the QP number of the side that sent it
+     * (the QP the other side's packets go to): a held direction that is that other side's joins before
+     * the packet is replayed, so that its earlier frames keep their place. For a request the evidence is
+     * a held response near its PSN (a response stamped before its request stays so); for a response, a
+     * held request window that holds its PSN strictly (R2.5, R3.7: a response names a PSN its requester
+     * sent), the response having arrived after those requests on the wire.
      */
     private void joinHeldAnswering(Route live) {
         List<Held> all = heldByHosts.get(PairKey.of(facts.source(), facts.destination()));
@@ -545,14 +554,17 @@ public final class ReplayEngine {
             return;
         }
         Conversation c = live.conversation();
-        int waitingSide = live.side(); // the requester, whose QP number the answers name
-        if (c.endpoint(waitingSide).qpn >= 0) {
+        int sendingSide = live.side(); // the QP the held direction's packets would go to is this side's
+        if (c.endpoint(sendingSide).qpn >= 0) {
             return;
         }
+        boolean request = facts.opcode.operation().isRequest();
+        int port = c.endpoint(sendingSide).udpSourcePort;
         Held only = null;
         for (Held h : all) {
             if (h.key.source().equals(facts.destination()) && h.key.destination().equals(facts.source())
-                    && h.transport == c.transport && answersPsn(h, facts.psn)) {
+                    && h.transport == c.transport
+                    && (request ? answersPsn(h, facts.psn) : answeredBy(h, facts.psn, port))) {
                 if (only != null) {
                     return; // two could answer it: leave it to more evidence
                 }
@@ -560,8 +572,17 @@ public final class ReplayEngine {
             }
         }
         if (only != null) {
-            joinLive(only, new Route(c, 1 - waitingSide));
+            joinLive(only, new Route(c, 1 - sendingSide));
         }
+    }
+
+    /**
+     * Whether a response with this PSN, sent from UDP port {@code port} (or -1), answers {@code h}'s
+     * requests: strictly inside the PSNs they used, and from {@code h}'s port when both are known
+     * (Linux sends both directions of a QP pair from one port; a neighbour's close PSNs must not pair).
+     */
+    private static boolean answeredBy(Held h, int psn, int port) {
+        return h.answers(psn, true) && (port <= 0 || h.udpSourcePort <= 0 || port == h.udpSourcePort);
     }
 
     /** Whether a response {@code h} holds is for a PSN near {@code psn}. */

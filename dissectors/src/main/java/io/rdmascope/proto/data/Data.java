@@ -26,4 +26,15 @@ public final class Data {
             d.add(HEADER, offset, length);
         }
     }
+
+    /**
+     * As {@link #dissect}, for bytes that may lie past the frame ({@link Dissection#addReassembled}: a
+     * PDU put together from several segments, or with its markers taken out).
+     */
+    public static void dissectReassembled(DissectorChain chain, Dissection d, int offset, int end) {
+        int length = Math.min(end, d.capturedLength() + d.reassembledLength()) - offset;
+        if (length > 0) {
+            d.add(HEADER, offset, length);
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package io.rdmascope.proto.ib;
 
+import io.rdmascope.dissect.DecodeAs;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.ProtocolModule;
 import io.rdmascope.dissect.RdmaContext;
@@ -32,6 +33,8 @@ public final class InfiniBandModule implements ProtocolModule {
         r.linkType(LinkTypes.INFINIBAND, InfiniBandDissector::nativeIb);
         r.etherType(Ethernet.ETHERTYPE_ROCE, InfiniBandDissector::roceV1);
         r.roceV2(InfiniBandDissector::roceV2);
+        // --decode-as udp.port==N,infiniband: RoCEv2 on a port other than 4791 (tshark's own table entry)
+        r.decodeAs(DecodeAs.UDP_PORT, InfiniBand.PROTOCOL.abbrev());
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.rdmascope.proto.iwarp;
 
+import io.rdmascope.dissect.DecodeAs;
 import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.dissect.stream.ConnectionKey;
 import io.rdmascope.dissect.stream.TcpConversation;
 import io.rdmascope.dissect.stream.TcpReassembler;
@@ -14,11 +16,13 @@ import java.util.List;
 /**
  * iWARP over TCP (issue 8): the entry the TCP dissector hands every segment to. A connection is
  * followed from the segment that starts with an MPA Request ("MPA ID Req Frame", RFC 5044 §7.1),
- * as Wireshark's heuristic recognises it; its two directions are reassembled ({@link
- * io.rdmascope.dissect.stream.TcpReassembler}) and framed ({@link MpaFramer}), and every PDU the
- * segment completes becomes layers of this frame: MPA Request/Reply, or FPDU, its markers, DDP,
- * RDMAP, the RDMAP message header and the payload as data. A PDU whose bytes are not all in this
- * frame, in one piece and free of markers, is shown from the reassembled bytes past the frame.
+ * as Wireshark's heuristic recognises it, on any port; from its Reply when the capture began after
+ * the Request; or, with {@code --decode-as tcp.port==N,iwarp_mpa}, from its next FPDU; its two
+ * directions are reassembled ({@link io.rdmascope.dissect.stream.TcpReassembler}) and framed
+ * ({@link MpaFramer}), and every PDU the segment completes becomes layers of this frame: MPA
+ * Request/Reply, or FPDU, its markers, DDP, RDMAP, the RDMAP message header and the payload as
+ * data. A PDU whose bytes are not all in this frame, in one piece and free of markers, is shown
+ * from the reassembled bytes past the frame.
  */
 public final class Iwarp {
     /** Every header type iWARP adds, for the field registry. */
@@ -45,7 +49,7 @@ public final class Iwarp {
      * {@code conversation} is the segment's connection in {@code tcp}'s table, as the TCP dissector
      * just tracked it (null without an enclosing IP header); {@code tcp.probe()} names its direction.
      */
-    public static boolean dissectTcp(Dissection d, int tcpLayer, int payloadStart, int payloadEnd,
+    public static boolean dissectTcp(DissectorChain chain, Dissection d, int tcpLayer, int payloadStart, int payloadEnd,
                                      TcpStreams tcp, TcpConversation conversation) {
         long number = d.frame().number();
         IwarpStreams s = IwarpStreams.of(d);
@@ -69,13 +73,36 @@ public final class Iwarp {
             c = null;
         }
         if (c == null) {
-            if (syn || captured < Mpa.KEY_REQUEST.length || !startsWith(d, payloadStart, Mpa.KEY_REQUEST)) {
+            if (syn || wire == 0) {
                 return false;
             }
-            c = s.create(conversation, probe);
-            c.direction(0).syncAt(seq);
-            if (ackFlag) {
-                c.direction(1).syncAt(ack); // the responder's next byte: where its Reply must start
+            if (captured >= Mpa.KEY_REQUEST.length && startsWith(d, payloadStart, Mpa.KEY_REQUEST)) {
+                c = s.create(conversation, probe, probe.fromLow());
+                c.direction(0).syncAt(seq);
+                if (ackFlag) {
+                    c.direction(1).syncAt(ack); // the responder's next byte: where its Reply must start
+                }
+            } else if (captured >= Mpa.KEY_REPLY.length && startsWith(d, payloadStart, Mpa.KEY_REPLY)) {
+                // The capture began between the Request and the Reply: the Reply's sender is the responder,
+                // and the byte it acknowledges is the initiator's first after the Request.
+                c = s.create(conversation, probe, !probe.fromLow());
+                c.direction(1).syncAt(seq);
+                if (ackFlag) {
+                    c.direction(0).syncAt(ack);
+                }
+                c.requestNotCaptured(ackFlag);
+            } else {
+                // --decode-as tcp.port==N,iwarp_mpa: a connection whose Request was not captured (the
+                // capture started after it) is followed from its next FPDU start. The side on port N is
+                // the listener, so the responder (MPA's initiator is the side that connected).
+                int srcPort = d.u16(at);
+                int dstPort = d.u16(at + 2);
+                boolean toListener = chain.isDecodedAs(DecodeAs.TCP_PORT, dstPort, Mpa.PROTOCOL.abbrev());
+                if (!toListener && !chain.isDecodedAs(DecodeAs.TCP_PORT, srcPort, Mpa.PROTOCOL.abbrev())) {
+                    return false;
+                }
+                c = s.create(conversation, probe, toListener == probe.fromLow());
+                c.followMidStream();
             }
         }
         int dir = c.directionOf(probe.fromLow());
@@ -97,7 +124,7 @@ public final class Iwarp {
         } finally {
             s.current = null;
         }
-        addLayers(d, s.frame);
+        addLayers(chain, d, s.frame);
         return true;
     }
 
@@ -113,7 +140,7 @@ public final class Iwarp {
     // ---- layers -----------------------------------------------------------------------------------------
 
     /** Shows the frame's PDUs as layers, as many as the layer bound leaves room for. */
-    static void addLayers(Dissection d, IwarpFrame f) {
+    static void addLayers(DissectorChain chain, Dissection d, IwarpFrame f) {
         for (int i = 0; i < f.pduCount(); i++) {
             IwarpPdu p = f.pdu(i);
             if (p.imageAt < 0) {
@@ -133,12 +160,12 @@ public final class Iwarp {
             for (int m = 0; m < p.markerCount; m++) {
                 d.add(m == 0 ? Mpa.MARKERS : Mpa.MARKER, p.markerAt[m], Mpa.MARKER_LENGTH);
             }
-            addUlpdu(d, p);
+            addUlpdu(chain, d, p);
         }
     }
 
     /** The DDP segment and RDMAP message of an FPDU, as Wireshark's packet-iwarp-ddp-rdmap.c lays them out. */
-    private static void addUlpdu(Dissection d, IwarpPdu p) {
+    private static void addUlpdu(DissectorChain chain, Dissection d, IwarpPdu p) {
         int at = p.imageAt + Mpa.ULPDU_LENGTH_LENGTH;
         int ulpdu = p.ulpduLength;
         if (ulpdu < 2) {
@@ -179,11 +206,45 @@ public final class Iwarp {
         boolean payload = opcode == DdpRdmap.OP_READ_REQUEST
                 || (tagged ? opcode == DdpRdmap.OP_WRITE || opcode == DdpRdmap.OP_READ_RESPONSE
                 : opcode >= DdpRdmap.OP_SEND && opcode <= DdpRdmap.OP_SEND_SE_INVALIDATE);
-        if (payload && rest > 0) {
+        boolean send = !tagged && opcode >= DdpRdmap.OP_SEND && opcode <= DdpRdmap.OP_SEND_SE_INVALIDATE;
+        // A whole Send message in this FPDU goes to what rides on iWARP Sends (SMB Direct), as
+        // packet-iwarp-ddp-rdmap.c hands it to its heuristic list; other payloads are data.
+        boolean wholeSend = send && p.last() && p.messageOffset() == 0 && p.inOrder();
+        boolean taken = payload && rest > 0 && wholeSend && chain.hasIwarpPayloads()
+                && offerSend(chain, d, p, body, body + rest);
+        if (payload && rest > 0 && !taken) {
             d.add(Data.HEADER, body, rest);
         }
-        if (!tagged && opcode >= DdpRdmap.OP_SEND && opcode <= DdpRdmap.OP_SEND_SE_INVALIDATE) {
-            p.connection.sendReassembly().show(d, p.last(), body, rest);
+        if (send) {
+            int reassembled = p.connection.sendReassembly().show(d, p.last(), body, rest);
+            if (reassembled >= 0 && p.inOrder() && chain.hasIwarpPayloads()) {
+                int start = d.layerStart(reassembled);
+                offerSend(chain, d, p, start, start + d.layerLength(reassembled));
+            }
         }
+    }
+
+    /**
+     * Offers a Send message's bytes to the chain's iWARP payload protocols, telling them which Send it
+     * is; true when one took them.
+     */
+    private static boolean offerSend(DissectorChain chain, Dissection d, IwarpPdu p, int from, int to) {
+        IwarpStreams s = IwarpStreams.of(d);
+        s.send = p;
+        try {
+            return chain.iwarpPayload(d, from, to);
+        } finally {
+            s.send = null;
+        }
+    }
+
+    /**
+     * The Send message whose payload the chain is offering to iWARP payload protocols ({@link
+     * io.rdmascope.dissect.Registrations#iwarpPayload}), or null outside that call: its connection
+     * (ports, sides) and direction (0 from the MPA initiator).
+     */
+    public static IwarpPdu sendBeingOffered(Dissection d) {
+        IwarpStreams s = IwarpStreams.peek(d);
+        return s == null ? null : s.send;
     }
 }

@@ -23,6 +23,12 @@ public final class IwarpConnection {
     private int replyRevision = -1;
     private boolean configured;
     private boolean crc;
+    private boolean midStream;
+    /** Found by its Reply: the Request was not captured. */
+    private boolean requestMissed;
+    private boolean requestMarkersKnown;
+    /** The state of the protocol riding on this connection's Sends (SMB Direct's), or null. */
+    private Object upper;
     private final SendReassembly sendReassembly = new SendReassembly();
 
     IwarpConnection(IwarpStreams streams, int id, ConnectionKey key, boolean initiatorLow) {
@@ -64,9 +70,20 @@ public final class IwarpConnection {
             replyFlags = flags;
             replyRevision = revision;
         }
-        if (requestFlags >= 0 && replyFlags >= 0) {
+        if ((requestFlags >= 0 || requestMissed) && replyFlags >= 0) {
             configure();
         }
+    }
+
+    /**
+     * Found by its Reply: the capture began after the Request (RFC 5044 §7.1), so the initiator's
+     * stream starts with FPDUs, {@code markersKnown} when it was synced on the Reply's acknowledgment
+     * number (right after the Request, where its marker clock starts).
+     */
+    void requestNotCaptured(boolean markersKnown) {
+        requestMissed = true;
+        requestMarkersKnown = markersKnown;
+        framers[0].startupMissed();
     }
 
     /**
@@ -82,6 +99,29 @@ public final class IwarpConnection {
         }
     }
 
+    /**
+     * Followed by {@code --decode-as} without its Request and Reply (RFC 5044 §7.1): what they
+     * negotiated is unknown, so both directions are framed without markers and without checking CRCs
+     * (the CRC field is still there, RFC 5044 §4.1), each from its first segment that starts with a
+     * plausible FPDU (RFC 5044 §5.1: senders align FPDUs with segments).
+     */
+    void followMidStream() {
+        configured = true;
+        midStream = true;
+        framers[0].resyncFromStart();
+        framers[1].resyncFromStart();
+    }
+
+    /** Whether the connection was taken up mid-stream by {@code --decode-as} (no Request or Reply captured). */
+    public boolean midStream() {
+        return midStream;
+    }
+
+    /** Whether the connection was found by its Reply, its Request not captured. */
+    public boolean requestMissed() {
+        return requestMissed;
+    }
+
     private void configure() {
         if (configured) {
             return;
@@ -92,9 +132,12 @@ public final class IwarpConnection {
             framers[1].stop();
             return;
         }
-        crc = ((requestFlags | replyFlags) & Mpa.FLAG_CRC) != 0;
-        framers[0].configure((replyFlags & Mpa.FLAG_MARKERS) != 0, crc);
-        framers[1].configure((requestFlags & Mpa.FLAG_MARKERS) != 0, crc);
+        // Without the Request: CRCs when the Reply asks for them (else they may still be there, and are
+        // left unverified), markers towards the initiator taken as not asked for (few stacks use them).
+        int request = requestMissed ? 0 : requestFlags;
+        crc = ((request | replyFlags) & Mpa.FLAG_CRC) != 0;
+        framers[0].configure((replyFlags & Mpa.FLAG_MARKERS) != 0 && (!requestMissed || requestMarkersKnown), crc);
+        framers[1].configure((request & Mpa.FLAG_MARKERS) != 0, crc);
     }
 
     // ---- for the replay engine and the views ----------------------------------------------------------
@@ -147,6 +190,16 @@ public final class IwarpConnection {
 
     public int replyRevision() {
         return replyRevision;
+    }
+
+    /** The state of the protocol riding on this connection's Sends if it is a {@code type}, else null. */
+    public <T> T upper(Class<T> type) {
+        return type.isInstance(upper) ? type.cast(upper) : null;
+    }
+
+    /** Sets the state of the protocol riding on this connection's Sends. */
+    public void setUpper(Object state) {
+        upper = state;
     }
 
     /** Stream bytes of direction {@code d} the capture never held (TCP gaps), and how many gaps. */

@@ -1,5 +1,6 @@
 package io.rdmascope.proto.iwarp;
 
+import io.rdmascope.dissect.DecodeAs;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.ProtocolModule;
 import io.rdmascope.dissect.Registrations;
@@ -30,6 +31,9 @@ public final class IwarpModule implements ProtocolModule {
     @Override
     public void register(Registrations r) {
         r.tcpPayload(Iwarp::dissectTcp);
+        // --decode-as tcp.port==N,iwarp_mpa: follow a connection on port N whose Request was not captured.
+        // (tshark 4.0's tcp.port table has no iwarp_mpa: MPA is a heuristic there.)
+        r.decodeAs(DecodeAs.TCP_PORT, Mpa.PROTOCOL.abbrev());
     }
 
     @Override

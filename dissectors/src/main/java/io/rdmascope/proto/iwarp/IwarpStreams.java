@@ -20,6 +20,8 @@ public final class IwarpStreams {
     final IwarpFrame frame = new IwarpFrame();
     /** The dissection of the frame being decoded, where PDUs are placed; null while flushing. */
     Dissection current;
+    /** The Send whose payload is being offered to the protocols riding on iWARP; null otherwise. */
+    IwarpPdu send;
     private int nextId = 1;
 
     IwarpStreams() {
@@ -39,9 +41,12 @@ public final class IwarpStreams {
         return peek(d);
     }
 
-    /** Starts following the connection {@code probe} names as iWARP, on its TCP conversation. */
-    IwarpConnection create(TcpConversation conversation, ConnectionKey probe) {
-        IwarpConnection c = new IwarpConnection(this, nextId++, probe.copy(), probe.fromLow());
+    /**
+     * Starts following the connection {@code probe} names as iWARP, on its TCP conversation; the MPA
+     * initiator is the key's low endpoint when {@code initiatorLow}.
+     */
+    IwarpConnection create(TcpConversation conversation, ConnectionKey probe, boolean initiatorLow) {
+        IwarpConnection c = new IwarpConnection(this, nextId++, probe.copy(), initiatorLow);
         conversation.setUpper(c);
         return c;
     }

@@ -222,6 +222,26 @@ final class MpaFramer implements TcpReassembler.Sink {
         compact();
     }
 
+    /**
+     * The initiator's Request was not captured: this direction starts after it, with FPDUs once the
+     * Reply says how (markers counted from here, RFC 5044 §5).
+     */
+    void startupMissed() {
+        markerOrigin = 0;
+        phase = Phase.WAITING;
+    }
+
+    /**
+     * The Request and Reply were never seen (a connection taken up mid-stream): frame FPDUs without
+     * markers or CRC checks from the first segment start that holds a plausible one.
+     */
+    void resyncFromStart() {
+        markers = false;
+        crc = false;
+        phase = Phase.RESYNC;
+        resumeAt = Long.MIN_VALUE;
+    }
+
     /** The connection was rejected or cannot be framed: later bytes are not FPDUs. */
     void stop() {
         phase = Phase.DEAD;
@@ -448,8 +468,10 @@ final class MpaFramer implements TcpReassembler.Sink {
     }
 
     private void resumed(long fpduStart) {
-        connection.streams().frame.event(IwarpFrame.EventType.RESYNC, connection, direction, resumeAt, fpduStart,
-                lastFrame());
+        if (resumeAt != Long.MIN_VALUE) { // not the first FPDU of a connection taken up mid-stream
+            connection.streams().frame.event(IwarpFrame.EventType.RESYNC, connection, direction, resumeAt, fpduStart,
+                    lastFrame());
+        }
         consume((int) (fpduStart - main.start));
         phase = Phase.FPDUS;
     }

@@ -1,13 +1,12 @@
 package io.rdmascope.proto.iwarp;
 
 import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.stream.Fragments;
 import io.rdmascope.field.Base;
 import io.rdmascope.field.Field;
 import io.rdmascope.field.FieldType;
 import io.rdmascope.field.HeaderType;
 
-import java.io.ByteArrayOutputStream;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -26,17 +25,9 @@ final class SendReassembly {
     /** Payload kept per connection for the reassembled data; past it the data is not shown. */
     static final int MAX_BYTES = 1 << 18;
 
-    private static int[] fourByFour() {
-        int[] at = new int[MAX_FRAGMENTS - 1];
-        for (int i = 0; i < at.length; i++) {
-            at[i] = 4 * (i + 1);
-        }
-        return at;
-    }
-
     /** The fragments' frame numbers, written as 32-bit words into the reassembled bytes: one occurrence each. */
     static final Field FRAGMENT = Field.uint32("iwarp_rdma.send.fragment", "iWarp RDMA Send Fragment", 0)
-            .printedAs(FieldType.FRAMENUM).alsoAt(fourByFour());
+            .printedAs(FieldType.FRAMENUM).alsoAt(Fragments.listOffsets(MAX_FRAGMENTS));
     static final Field FRAGMENT_COUNT = Field.computed("iwarp_rdma.send.fragment.count", "Fragment count",
             FieldType.UINT32, Base.DEC, (d, l) -> d.layerLength(l) / 4);
     static final HeaderType FRAGMENTS = HeaderType.group(DdpRdmap.RDMAP_PROTOCOL, "iwarp_rdma.send.fragments",
@@ -54,62 +45,37 @@ final class SendReassembly {
 
     static final List<HeaderType> HEADERS = List.of(FRAGMENTS, REASSEMBLED, REASSEMBLED_IN_HEADER);
 
-    private long[] frames = new long[4];
-    private int count;
-    private final ByteArrayOutputStream data = new ByteArrayOutputStream();
-    private boolean overflow;
+    private final Fragments fragments = new Fragments(MAX_FRAGMENTS, MAX_BYTES);
     private long completedIn = -1;
 
     /**
      * A Send FPDU shown in {@code d}'s frame, its payload at frame offset {@code payloadAt}; adds the
-     * reassembly layers where Wireshark shows them.
+     * reassembly layers where Wireshark shows them. Returns the layer of the reassembled Send when
+     * this FPDU completed one of two or more fragments, else -1.
      */
-    void show(Dissection d, boolean last, int payloadAt, int payloadLength) {
+    int show(Dissection d, boolean last, int payloadAt, int payloadLength) {
         long frame = d.frame().number();
         if (completedIn == frame) {
             d.add(REASSEMBLED_IN_HEADER, payloadAt, 0);
-            return;
+            return -1;
         }
-        if (last && count == 0) {
+        if (last && fragments.count() == 0) {
             completedIn = frame; // a Send in one FPDU: nothing to show, nothing to keep
-            return;
+            return -1;
         }
-        if (count == frames.length) {
-            if (count == MAX_FRAGMENTS) {
-                overflow = true;
-            } else {
-                frames = Arrays.copyOf(frames, count * 2);
-            }
-        }
-        if (count < frames.length) {
-            frames[count++] = frame;
-        }
-        if (data.size() + payloadLength > MAX_BYTES) {
-            overflow = true;
-        } else if (payloadLength > 0) {
-            byte[] chunk = new byte[payloadLength];
-            d.buffer().get(d.base() + payloadAt, chunk, 0, payloadLength);
-            data.writeBytes(chunk);
-        }
+        fragments.add(d, payloadAt, payloadLength);
         if (!last) {
-            return;
+            return -1;
         }
         completedIn = frame;
-        if (count > 1 && !overflow && d.layerCount() + 3 <= Dissection.MAX_LAYERS) {
-            byte[] list = new byte[4 * count];
-            for (int i = 0; i < count; i++) {
-                int f = (int) frames[i];
-                list[4 * i] = (byte) (f >>> 24);
-                list[4 * i + 1] = (byte) (f >>> 16);
-                list[4 * i + 2] = (byte) (f >>> 8);
-                list[4 * i + 3] = (byte) f;
-            }
+        int layer = -1;
+        if (fragments.count() > 1 && !fragments.overflowed() && d.layerCount() + 3 <= Dissection.MAX_LAYERS) {
+            byte[] list = fragments.frameList();
             d.add(FRAGMENTS, d.addReassembled(list, 0, list.length), list.length);
-            byte[] bytes = data.toByteArray();
-            d.add(REASSEMBLED, d.addReassembled(bytes, 0, bytes.length), bytes.length);
+            byte[] bytes = fragments.bytes();
+            layer = d.add(REASSEMBLED, d.addReassembled(bytes, 0, bytes.length), bytes.length);
         }
-        count = 0;
-        data.reset();
-        overflow = false;
+        fragments.reset();
+        return layer;
     }
 }

@@ -1,6 +1,10 @@
 package io.rdmascope.proto.smbdirect;
 
+import io.rdmascope.dissect.stream.Fragments;
 import io.rdmascope.proto.mad.CmConnections;
+
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * What the SMB Direct dissector keeps across the frames of one dissection: the connections whose CM
@@ -15,6 +19,8 @@ final class SmbDirectConnections extends CmConnections<SmbDirectConnections.Conn
         final int serverQpn;
         boolean requestSeen;
         boolean responseSeen;
+        /** The SMB2 message being put together from Data Transfer fragments: towards the server, the client. */
+        final Fragments[] fragments = {newFragments(), newFragments()};
 
         Connection(int clientQpn, int serverQpn) {
             this.clientQpn = clientQpn;
@@ -32,7 +38,27 @@ final class SmbDirectConnections extends CmConnections<SmbDirectConnections.Conn
         }
     }
 
+    /**
+     * Queue pairs decoded as SMB Direct by {@code --decode-as} without a captured CM exchange: the
+     * fragments of the message being reassembled towards each, by destination QPN.
+     */
+    private final Map<Integer, Fragments> decodedAs = new HashMap<>();
+
     SmbDirectConnections() {
         super((clientQpn, serverQpn, detail) -> new Connection(clientQpn, serverQpn));
+    }
+
+    /** The fragments of the message being reassembled towards {@code destQpn}, a QP chosen by --decode-as. */
+    Fragments decodedAs(int destQpn) {
+        return decodedAs.computeIfAbsent(destQpn, q -> newFragments());
+    }
+
+    @Override
+    protected void forget() {
+        decodedAs.clear();
+    }
+
+    static Fragments newFragments() {
+        return new Fragments(SmbDirect.MAX_FRAGMENTS, SmbDirect.MAX_REASSEMBLED);
     }
 }

@@ -1,11 +1,16 @@
 package io.rdmascope.proto.smbdirect;
 
+import io.rdmascope.dissect.DecodeAs;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.dissect.RdmaContext;
+import io.rdmascope.dissect.stream.Fragments;
 import io.rdmascope.dissect.stream.StreamState;
 import io.rdmascope.field.HeaderType;
 import io.rdmascope.proto.data.Data;
+import io.rdmascope.proto.iwarp.Iwarp;
+import io.rdmascope.proto.iwarp.IwarpConnection;
+import io.rdmascope.proto.iwarp.IwarpPdu;
 import io.rdmascope.proto.mad.Cm;
 
 /**
@@ -52,28 +57,68 @@ final class SmbDirectDissector {
     }
 
     /**
-     * A SEND's payload {@code [offset, end)} on a known SMB Direct connection, when its bytes pass the
-     * checks of the class comment. Costs one lookup and no allocation on a capture without SMB Direct.
+     * A SEND's payload {@code [offset, end)} on a known SMB Direct connection, or to a queue pair
+     * {@code --decode-as} names, when its bytes pass the checks of the class comment. Costs one lookup
+     * and no allocation on a capture without SMB Direct.
      */
     static boolean payload(DissectorChain chain, Dissection d, int offset, int end) {
-        SmbDirectConnections connections = connections(d, false);
-        if (connections == null || connections.isEmpty()) {
-            return false;
-        }
         RdmaContext r = d.rdma();
         int opcode = r.opcode;
         if (opcode != SEND_ONLY && opcode != SEND_FIRST && opcode != SEND_ONLY_WITH_IMMEDIATE
                 && opcode != SEND_ONLY_WITH_INVALIDATE) {
             return false;
         }
-        connections.beginFrame(d.frame().number());
         int destQpn = d.u24(r.bthStart + 5);
-        SmbDirectConnections.Connection c = connections.to(destQpn);
-        if (c == null || end > d.capturedLength()) {
+        boolean chosen = chain.isPayloadDecodedAs(destQpn, SmbDirect.PROTOCOL.abbrev());
+        SmbDirectConnections connections = connections(d, chosen);
+        if (connections == null || (connections.isEmpty() && !chosen)) {
             return false;
         }
+        connections.beginFrame(d.frame().number());
+        SmbDirectConnections.Connection c = connections.to(destQpn);
+        if (end > d.capturedLength()) {
+            return false;
+        }
+        if (c != null) {
+            return message(chain, d, offset, end, c, destQpn == c.serverQpn);
+        }
+        return chosen && messageByContent(chain, d, offset, end, connections.decodedAs(destQpn));
+    }
+
+    /**
+     * A whole iWARP Send message's payload: SMB Direct when its connection went to TCP port 5445
+     * ([MS-SMBD] §2.1: SMB Direct over iWARP listens there) or {@code --decode-as tcp.port==N,smb_direct}
+     * names one of its ports, and its bytes pass the checks of the class comment. The MPA initiator
+     * is the client: its first message is the Negotiate Request.
+     */
+    static boolean iwarpPayload(DissectorChain chain, Dissection d, int offset, int end) {
+        IwarpPdu send = Iwarp.sendBeingOffered(d);
+        if (send == null) {
+            return false;
+        }
+        IwarpConnection iwarp = send.connection();
+        int serverPort = iwarp.port(1);
+        int clientPort = iwarp.port(0);
+        if (serverPort != SmbDirect.PORT
+                && !chain.isDecodedAs(DecodeAs.TCP_PORT, serverPort, SmbDirect.PROTOCOL.abbrev())
+                && !chain.isDecodedAs(DecodeAs.TCP_PORT, clientPort, SmbDirect.PROTOCOL.abbrev())) {
+            return false;
+        }
+        SmbDirectConnections.Connection c = iwarp.upper(SmbDirectConnections.Connection.class);
+        if (c == null) {
+            c = new SmbDirectConnections.Connection(-1, -1);
+            // Taken up mid-stream (--decode-as): the negotiation happened before the capture.
+            c.requestSeen = iwarp.midStream();
+            c.responseSeen = iwarp.midStream();
+            iwarp.setUpper(c);
+        }
+        return message(chain, d, offset, end, c, send.direction() == 0);
+    }
+
+    /** One SMB Direct message on connection {@code c}, sent to the server ({@code toServer}) or to the client. */
+    private static boolean message(DissectorChain chain, Dissection d, int offset, int end,
+                                   SmbDirectConnections.Connection c, boolean toServer) {
         int length = end - offset;
-        boolean toServer = destQpn == c.serverQpn;
         if (toServer && !c.requestSeen) {
             if (!isNegotiateRequest(d, offset, length)) {
                 return false;
@@ -93,7 +138,27 @@ final class SmbDirectDissector {
         if (!isDataMessage(d, offset, length)) {
             return false;
         }
-        dataMessage(chain, d, offset, end);
+        dataMessage(chain, d, offset, end, c.fragments[toServer ? 0 : 1]);
+        return true;
+    }
+
+    /**
+     * A message to a queue pair {@code --decode-as} names, with no captured connection to say which
+     * side sent it or how far negotiation got: a negotiate message when its bytes are exactly one
+     * (as Wireshark's heuristic decides), else a Data Transfer message.
+     */
+    private static boolean messageByContent(DissectorChain chain, Dissection d, int offset, int end,
+                                            Fragments fragments) {
+        int length = end - offset;
+        if (isNegotiateRequest(d, offset, length)) {
+            d.add(SmbDirect.NEGOTIATE_REQUEST, offset, length);
+        } else if (isNegotiateResponse(d, offset, length)) {
+            d.add(SmbDirect.NEGOTIATE_RESPONSE, offset, length);
+        } else if (isDataMessage(d, offset, length)) {
+            dataMessage(chain, d, offset, end, fragments);
+        } else {
+            return false;
+        }
         return true;
     }
 
@@ -131,26 +196,54 @@ final class SmbDirectDissector {
     }
 
     /**
-     * The Data Transfer header and what it carries: an SMB2 message when the data is whole (no
-     * RemainingLength) and starts with the SMB2 header, else data. Fragments (RemainingLength not
-     * zero) are not reassembled yet; their bytes show as data.
+     * The Data Transfer header and what it carries. A message whose RemainingLength is not zero is a
+     * fragment of an SMB2 message ([MS-SMBD] §3.1.5.1): its data is kept in {@code fragments} and
+     * shown as data; the fragment with RemainingLength zero completes the message, which is shown
+     * reassembled (the fragments' frames, its length) with the SMB2 header decoded on the whole, as
+     * Wireshark's packet-smb-direct.c reassembles. A whole message's SMB2 header is decoded in place.
      */
-    private static void dataMessage(DissectorChain chain, Dissection d, int offset, int end) {
+    private static void dataMessage(DissectorChain chain, Dissection d, int offset, int end, Fragments fragments) {
         long dataOffset = d.u32le(offset + 12);
         long dataLength = d.u32le(offset + 16);
         d.add(SmbDirect.DATA_MESSAGE, offset, (int) Math.min(end - offset, SmbDirect.DATA_OFFSET_ALIGNED));
-        if (dataLength == 0) {
-            return;
-        }
         int data = offset + (int) dataOffset;
         int dataEnd = data + (int) dataLength;
-        boolean whole = d.u32le(offset + 8) == 0;
-        if (whole && dataLength >= SmbDirect.SMB2_HEADER_SIZE && d.u32le(data) == SmbDirect.SMB2_PROTOCOL_ID
+        boolean more = d.u32le(offset + 8) != 0;
+        if (!more && fragments.count() == 0) {
+            if (dataLength > 0) {
+                smb2(chain, d, data, dataEnd);
+            }
+            return;
+        }
+        fragments.add(d, data, (int) dataLength);
+        if (more) {
+            if (dataLength > 0) {
+                Data.dissectReassembled(chain, d, data, dataEnd);
+            }
+            return;
+        }
+        boolean room = d.layerCount() + 4 <= Dissection.MAX_LAYERS;
+        if (fragments.overflowed() || !room) {
+            Data.dissectReassembled(chain, d, data, dataEnd);
+        } else {
+            byte[] list = fragments.frameList();
+            d.add(SmbDirect.FRAGMENTS, d.addReassembled(list, 0, list.length), list.length);
+            byte[] whole = fragments.bytes();
+            int at = d.addReassembled(whole, 0, whole.length);
+            d.add(SmbDirect.REASSEMBLED, at, whole.length);
+            smb2(chain, d, at, at + whole.length);
+        }
+        fragments.reset();
+    }
+
+    /** An SMB2 message at {@code [data, dataEnd)}: its header when it starts with one, the rest as data. */
+    private static void smb2(DissectorChain chain, Dissection d, int data, int dataEnd) {
+        if (dataEnd - data >= SmbDirect.SMB2_HEADER_SIZE && d.u32le(data) == SmbDirect.SMB2_PROTOCOL_ID
                 && d.u16le(data + 4) == SmbDirect.SMB2_HEADER_SIZE) {
             d.add(SmbDirect.SMB2_HEADER, data, SmbDirect.SMB2_HEADER_SIZE);
-            Data.dissect(chain, d, data + SmbDirect.SMB2_HEADER_SIZE, dataEnd);
+            Data.dissectReassembled(chain, d, data + SmbDirect.SMB2_HEADER_SIZE, dataEnd);
         } else {
-            Data.dissect(chain, d, data, dataEnd);
+            Data.dissectReassembled(chain, d, data, dataEnd);
         }
     }
 

@@ -11,6 +11,8 @@ import io.rdmascope.dissect.Dissection;
 final class SmbDirectInfo {
     static final String SMBD_COLUMN = "SMBDirect";
     static final String SMB2_COLUMN = "SMB2";
+    private static final int SMB2_READ = 0x08;
+    private static final int SMB2_WRITE = 0x09;
 
     private SmbDirectInfo() {
     }
@@ -27,8 +29,17 @@ final class SmbDirectInfo {
             int command = d.u16le(at + 12);
             String name = SmbDirect.SMB2_COMMAND_NAMES.nameOf(command);
             boolean response = (d.u32le(at + 16) & SmbDirect.SMB2_FLAG_RESPONSE) != 0;
-            return (name != null ? name : "Unknown command 0x" + Integer.toHexString(command))
+            String text = (name != null ? name : "Unknown command 0x" + Integer.toHexString(command))
                     + (response ? " Response" : " Request");
+            // packet-smb2.c adds a READ's or WRITE request's length and file offset ([MS-SMB2] §2.2.19,
+            // §2.2.21: both at body bytes 4 and 8); the file name it adds when it saw the Create is not kept.
+            int body = at + SmbDirect.SMB2_HEADER_SIZE;
+            if (!response && (command == SMB2_READ || command == SMB2_WRITE)
+                    && body + 16 <= d.capturedLength() + d.reassembledLength()) {
+                long offset = (d.u32le(body + 12) << 32) | d.u32le(body + 8);
+                text += " Len:" + d.u32le(body + 4) + " Off:" + Long.toUnsignedString(offset);
+            }
+            return text;
         }
         if (d.find(SmbDirect.NEGOTIATE_REQUEST) >= 0) {
             return "NegotiateRequest";

@@ -15,7 +15,8 @@ import java.util.List;
  * A RoCEv2 SMB Direct session built through the project's packet builder: the RDMA-CM connection to
  * {@code port} (REQ, REP, RTU), the negotiate exchange ([MS-SMBD] §2.2.1, §2.2.2), an SMB2 ECHO
  * request and its response in Data Transfer messages (§2.2.3, [MS-SMB2] §2.2.28), and a Data Transfer
- * message that only grants credits. Frame numbers below are 1-based, as tools print them.
+ * message that only grants credits, and an SMB2 WRITE request in three Data Transfer fragments.
+ * Frame numbers below are 1-based, as tools print them.
  */
 final class SmbDirectCapture {
     static final int CLIENT_QPN = 0x000123;
@@ -27,6 +28,13 @@ final class SmbDirectCapture {
     static final int FRAME_ECHO_REQUEST = 6;
     static final int FRAME_ECHO_RESPONSE = 7;
     static final int FRAME_CREDITS_ONLY = 8;
+    /** An SMB2 WRITE request in three Data Transfer fragments ([MS-SMBD] §3.1.5.1): frames 9, 10 and 11. */
+    static final int FRAME_FIRST_FRAGMENT = 9;
+    static final int FRAME_LAST_FRAGMENT = 11;
+    static final long FRAGMENTED_MESSAGE_ID = 8;
+    /** The WRITE request's length: header, and a body the three fragments carry 96, 96 and 72 bytes of. */
+    static final int FRAGMENTED_LENGTH = 264;
+    static final int[] FRAGMENT_SIZES = {96, 96, 72};
 
     private static final byte[] MAC_CLIENT = {2, 0, 0, 0, 0, 0x0a};
     private static final byte[] MAC_SERVER = {2, 0, 0, 0, 0, 0x0b};
@@ -57,7 +65,29 @@ final class SmbDirectCapture {
                 .payload(dataMessage(255, 10, 0, echo(true))).build());
         frames.add(toServer(0x102).opcode(SEND_ONLY).destQp(SERVER_QPN)
                 .payload(dataMessage(255, 5, 0, new byte[0])).build());
+        int psn = 0x103;
+        for (byte[] fragment : fragments(write(FRAGMENTED_MESSAGE_ID, FRAGMENTED_LENGTH),
+                FRAGMENT_SIZES)) {
+            frames.add(toServer(psn++).opcode(SEND_ONLY).destQp(SERVER_QPN).payload(fragment).build());
+        }
         return frames;
+    }
+
+    /**
+     * {@code message} cut into Data Transfer messages of {@code sizes} data bytes each, every one but
+     * the last with RemainingLength the bytes still to come ([MS-SMBD] §3.1.5.1).
+     */
+    static List<byte[]> fragments(byte[] message, int... sizes) {
+        List<byte[]> out = new ArrayList<>();
+        int at = 0;
+        for (int size : sizes) {
+            byte[] data = java.util.Arrays.copyOfRange(message, at, at + size);
+            at += size;
+            byte[] m = dataMessage(255, 0, 0, data);
+            ByteBuffer.wrap(m).order(ByteOrder.LITTLE_ENDIAN).putInt(8, message.length - at);
+            out.add(m);
+        }
+        return out;
     }
 
     /** Writes the session for {@code port} as a pcap in {@code dir}. */
@@ -95,12 +125,37 @@ final class SmbDirectCapture {
 
     /** An SMB2 ECHO request or response ([MS-SMB2] §2.2.28, §2.2.29): the 64-byte header and a 4-byte body. */
     static byte[] echo(boolean response) {
-        ByteBuffer b = le(68);
+        byte[] m = smb2(0x0D, response, MESSAGE_ID, 4);
+        java.util.Arrays.fill(m, 64, 68, (byte) 0);
+        m[64] = 4; // StructureSize 4, Reserved 0
+        return m;
+    }
+
+    /**
+     * An SMB2 WRITE request ([MS-SMB2] §2.2.21) of {@code total} bytes: the header, the 48-byte fixed
+     * body (StructureSize 49, the data at offset 112, file offset 0, FileId zero, no channel) and the
+     * data, counting up from 0.
+     */
+    static byte[] write(long messageId, int total) {
+        byte[] m = smb2(0x09, false, messageId, total - 64);
+        ByteBuffer b = ByteBuffer.wrap(m).order(ByteOrder.LITTLE_ENDIAN);
+        b.putShort(64, (short) 49).putShort(66, (short) 112).putInt(68, total - 112);
+        java.util.Arrays.fill(m, 72, 112, (byte) 0);
+        return m;
+    }
+
+    /**
+     * An SMB2 message ([MS-SMB2] §2.2.1.2): the 64-byte header for {@code command} (a response when
+     * {@code response}) and {@code bodyLength} body bytes counting up from 0.
+     */
+    static byte[] smb2(int command, boolean response, long messageId, int bodyLength) {
+        ByteBuffer b = le(64 + bodyLength);
         b.putInt((int) SmbDirect.SMB2_PROTOCOL_ID).putShort((short) 64).putShort((short) 1).putInt(0)
-                .putShort((short) 0x0D).putShort((short) (response ? 1 : 31)).putInt(response ? 1 : 0).putInt(0)
-                .putLong(MESSAGE_ID).putInt(0xFEFF).putInt(0).putLong(SESSION_ID);
-        b.position(64);
-        b.putShort((short) 4).putShort((short) 0);
+                .putShort((short) command).putShort((short) (response ? 1 : 31)).putInt(response ? 1 : 0).putInt(0)
+                .putLong(messageId).putInt(0xFEFF).putInt(0).putLong(SESSION_ID);
+        for (int i = 0; i < bodyLength; i++) {
+            b.put(64 + i, (byte) i);
+        }
         return b.array();
     }
 

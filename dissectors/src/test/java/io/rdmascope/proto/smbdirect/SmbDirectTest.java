@@ -1,5 +1,6 @@
 package io.rdmascope.proto.smbdirect;
 
+import io.rdmascope.dissect.DecodeAs;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
@@ -7,14 +8,12 @@ import io.rdmascope.text.PacketSummary;
 import io.rdmascope.text.ProtoTree;
 import io.rdmascope.text.PcapFixtures;
 import io.rdmascope.testsupport.ProtocolFixtures;
-import io.rdmascope.testsupport.Tshark;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import static io.rdmascope.proto.smbdirect.SmbDirectCapture.FRAME_CREDITS_ONLY;
@@ -83,10 +82,70 @@ class SmbDirectTest {
         assertEquals("5", value(credits, "smb_direct.credits.granted"));
         assertEquals("0", value(credits, "smb_direct.data_length"));
         assertEquals("", value(credits, "smb2.cmd"));
-        assertEquals(List.of("RRoCE", "RRoCE", "RRoCE", "SMBDirect", "SMBDirect", "SMB2", "SMB2", "SMBDirect"),
-                ds.stream().map(d -> PacketSummary.of(d).protocol()).toList());
+        assertEquals(List.of("RRoCE", "RRoCE", "RRoCE", "SMBDirect", "SMBDirect", "SMB2", "SMB2", "SMBDirect",
+                "SMBDirect", "SMBDirect", "SMB2"), ds.stream().map(d -> PacketSummary.of(d).protocol()).toList());
         assertEquals(List.of("NegotiateRequest", "NegotiateResponse", "KeepAlive Request", "KeepAlive Response",
-                "DataMessage"), ds.subList(3, 8).stream().map(d -> PacketSummary.of(d).info()).toList());
+                "DataMessage", "DataMessage", "DataMessage", "Write Request Len:152 Off:0"),
+                ds.subList(3, 11).stream().map(d -> PacketSummary.of(d).info()).toList());
+    }
+
+    @Test
+    @DisplayName("Data Transfer fragments are reassembled and the SMB2 header is decoded on the whole message")
+    void fragmentsReassembled() throws Exception {
+        List<Dissection> ds = dissectAll(SmbDirectCapture.write(dir, SmbDirect.PORT));
+        assertFragmentsReassembled(ds, SmbDirectCapture.FRAME_FIRST_FRAGMENT);
+    }
+
+    /**
+     * The WRITE request in three fragments starting at frame {@code first}: the first two show their
+     * RemainingLength and data, no SMB2; the last lists the three frames, the whole length, and the
+     * SMB2 header read from the reassembled bytes.
+     */
+    static void assertFragmentsReassembled(List<Dissection> ds, int first) {
+        Dissection one = ds.get(first - 1);
+        assertEquals(String.valueOf(SmbDirectCapture.FRAGMENTED_LENGTH - SmbDirectCapture.FRAGMENT_SIZES[0]),
+                value(one, "smb_direct.remaining_length"));
+        assertEquals("", value(one, "smb2.cmd"));
+        assertEquals("96", value(one, "data.len"));
+        assertEquals("", value(ds.get(first), "smb_direct.fragment"));
+        Dissection last = ds.get(first + 1);
+        assertEquals("0", value(last, "smb_direct.remaining_length"));
+        assertEquals(first + "," + (first + 1) + "," + (first + 2), value(last, "smb_direct.fragment"));
+        assertEquals("3", value(last, "smb_direct.fragment.count"));
+        assertEquals(String.valueOf(SmbDirectCapture.FRAGMENTED_LENGTH), value(last, "smb_direct.reassembled.length"));
+        assertEquals("9", value(last, "smb2.cmd"));
+        assertEquals(String.valueOf(SmbDirectCapture.FRAGMENTED_MESSAGE_ID), value(last, "smb2.msg_id"));
+        assertEquals("Write Request Len:152 Off:0", PacketSummary.of(last).info());
+        assertFalse(ProtoTree.build(last).isEmpty());
+    }
+
+    @Test
+    @DisplayName("--decode-as infiniband.bth.destqp==Q,smb_direct decodes a session whose CM names another port")
+    void decodeAsByQueuePair() throws Exception {
+        Path file = SmbDirectCapture.write(dir, 5446);
+        DissectorChain both = DissectorChain.standard().withDecodeAs(List.of(
+                DecodeAs.parse("infiniband.bth.destqp==0x456,smb_direct"),
+                DecodeAs.parse("infiniband.bth.destqp==" + SmbDirectCapture.CLIENT_QPN + ",smb_direct")));
+        List<Dissection> ds = dissectAll(file, both);
+        assertEquals(List.of("SMBDirect", "SMBDirect", "SMB2", "SMB2", "SMBDirect", "SMBDirect", "SMBDirect", "SMB2"),
+                ds.subList(3, 11).stream().map(d -> PacketSummary.of(d).protocol()).toList());
+        assertEquals("0x0100", value(ds.get(FRAME_NEGOTIATE_RESPONSE - 1), "smb_direct.version.negotiated"));
+        assertFragmentsReassembled(ds, SmbDirectCapture.FRAME_FIRST_FRAGMENT);
+        // One side only: the server's QP. The client's SENDs (to it) are decoded, the server's stay data.
+        DissectorChain serverOnly = DissectorChain.standard().withDecodeAs(List.of(
+                DecodeAs.parse("infiniband.bth.destqp==0x456,smb_direct")));
+        List<Dissection> half = dissectAll(file, serverOnly);
+        assertEquals(true, claimed(half.get(FRAME_NEGOTIATE_REQUEST - 1)));
+        assertEquals(false, claimed(half.get(FRAME_NEGOTIATE_RESPONSE - 1)));
+    }
+
+    @Test
+    @DisplayName("tshark parity with the same -d infiniband,smb_direct on the session whose CM names port 5446")
+    void tsharkParityWithTheSameDecodeAs() throws Exception {
+        List<String> option = List.of("-d", "infiniband,smb_direct");
+        int compared = SmbDirectParity.assertSameAsTshark(SmbDirectCapture.write(dir, 5446),
+                DissectorChain.standard().withDecodeAs(List.of(DecodeAs.parse(option.get(1)))), option);
+        assertTrue(compared >= 80, "non-empty values compared: " + compared);
     }
 
     @Test
@@ -119,38 +178,9 @@ class SmbDirectTest {
     @Test
     @DisplayName("every smb_direct and smb2 field both tools name, and the columns, equal tshark's on the built session")
     void tsharkParity() throws Exception {
-        Tshark.assumeInstalled();
-        Path file = SmbDirectCapture.write(dir, SmbDirect.PORT);
-        List<String> names = ProtocolFixtures.namesTsharkShares("smb_direct.", "smb2.");
-        assertTrue(names.size() >= 25, "fields both tools name: " + names);
-        List<String> columns = new ArrayList<>(names);
-        columns.add("_ws.col.Protocol");
-        columns.add("_ws.col.Info");
-        List<String> tshark = Tshark.fields(file, columns.toArray(String[]::new));
-        List<Dissection> ours = dissectAll(file);
-        assertEquals(ours.size(), tshark.size());
-        List<String> problems = new ArrayList<>();
-        int compared = 0;
-        for (int i = 0; i < ours.size(); i++) {
-            String[] theirs = tshark.get(i).split("\t", -1);
-            Dissection d = ours.get(i);
-            for (int j = 0; j < names.size(); j++) {
-                String mine = value(d, names.get(j));
-                if (!mine.equals(theirs[j])) {
-                    problems.add("frame " + (i + 1) + " " + names.get(j) + ": tshark " + theirs[j] + ", ours " + mine);
-                }
-                compared += mine.isEmpty() ? 0 : 1;
-            }
-            if (i + 1 >= FRAME_NEGOTIATE_REQUEST) { // the CM frames' columns are InfiniBand's, tested elsewhere
-                PacketSummary.Columns c = PacketSummary.of(d);
-                if (!c.protocol().equals(theirs[names.size()]) || !c.info().equals(theirs[names.size() + 1])) {
-                    problems.add("frame " + (i + 1) + " columns: tshark " + theirs[names.size()] + " / "
-                            + theirs[names.size() + 1] + ", ours " + c.protocol() + " / " + c.info());
-                }
-            }
-        }
-        assertEquals(List.of(), problems);
-        assertTrue(compared >= 60, "non-empty values compared: " + compared);
+        int compared = SmbDirectParity.assertSameAsTshark(SmbDirectCapture.write(dir, SmbDirect.PORT),
+                DissectorChain.standard(), List.of());
+        assertTrue(compared >= 80, "non-empty values compared: " + compared);
     }
 
     @Test
@@ -187,7 +217,7 @@ class SmbDirectTest {
         assertEquals(List.of(), scan.claimed());
     }
 
-    private static boolean claimed(Dissection d) {
+    static boolean claimed(Dissection d) {
         for (int i = 0; i < d.layerCount(); i++) {
             String p = d.layerType(i).protocol().abbrev();
             if (p.equals("smb_direct") || p.equals("smb2")) {
