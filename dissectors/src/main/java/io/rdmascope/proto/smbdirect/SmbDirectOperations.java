@@ -88,8 +88,10 @@ final class SmbDirectOperations {
         List<OperationEvents.Buffer> buffers = List.of();
         int body = at + SmbDirect.SMB2_HEADER_SIZE;
         int channel = body + (command == READ ? READ_CHANNEL : WRITE_CHANNEL);
-        if ((command == READ || command == WRITE) && channel + CHANNEL_INFO_LENGTH + 2 <= d.capturedLength()) {
-            buffers = channelBuffers(d, at, channel);
+        // A message reassembled from Data Transfer fragments lies past the captured bytes (Dissection.addReassembled).
+        int limit = d.capturedLength() + d.reassembledLength();
+        if ((command == READ || command == WRITE) && channel + CHANNEL_INFO_LENGTH + 2 <= limit) {
+            buffers = channelBuffers(d, at, channel, limit);
             size = command == WRITE && !buffers.isEmpty() ? d.u32le(channel + REMAINING_BYTES) : d.u32le(body + BODY_LENGTH);
         }
         out.command(new OperationEvents.Command(queue, messageId, Long.toUnsignedString(messageId),
@@ -101,7 +103,7 @@ final class SmbDirectOperations {
      * or when the channel info lies outside the captured bytes. The channel info offset counts from the
      * start of the SMB2 header (§2.2.19).
      */
-    private static List<OperationEvents.Buffer> channelBuffers(Dissection d, int header, int channelAt) {
+    private static List<OperationEvents.Buffer> channelBuffers(Dissection d, int header, int channelAt, int limit) {
         long channel = d.u32le(channelAt);
         if (channel != CHANNEL_RDMA_V1 && channel != CHANNEL_RDMA_V1_INVALIDATE) {
             return List.of();
@@ -111,7 +113,7 @@ final class SmbDirectOperations {
         List<OperationEvents.Buffer> buffers = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             int p = from + i * DESCRIPTOR_SIZE;
-            if (p + DESCRIPTOR_SIZE > d.capturedLength()) {
+            if (p + DESCRIPTOR_SIZE > limit) {
                 break;
             }
             buffers.add(new OperationEvents.Buffer(d.u32le(p + 8), d.u32le(p) | d.u32le(p + 4) << 32,
