@@ -116,8 +116,8 @@ final class SummaryText {
         if (rows.isEmpty()) {
             return;
         }
-        out.append("\nService response time (storage operations per opcode, as tshark -z rpc,srt; rdmascope ops "
-                + "lists each)\n");
+        // Within the 100 columns every summary line keeps (SummaryCommandTest).
+        out.append("\nService response time (storage operations per opcode, as tshark -z rpc,srt; see ops)\n");
         List<String[]> cells = new ArrayList<>();
         for (ServiceResponseTimes.Row r : rows) {
             cells.add(new String[] {r.protocol(), r.opcode(), Long.toString(r.calls()), Long.toString(r.failed()),
