@@ -1281,6 +1281,7 @@ final class Channel {
         }
         checkStall(p.timeNanos, null, p.frame);
         checkMsn(p); // in capture order: the order the responder sent its AETHs in, before any holding
+        learnPmtuFromResponse(p);
         expireHeld(p.timeNanos);
         if (!started || ahead(p)) {
             if (!started || Psn.diff(p.psn, Psn.add(nextPsn, -1)) <= AHEAD_SLACK) {
@@ -1519,6 +1520,21 @@ final class Channel {
             }
             conversation.observe(new Observation.TornDownWithOutstanding(frame, conversation.id, failed.get(0).firstPsn,
                     cause, failed.size(), named.toString()));
+        }
+    }
+
+    /**
+     * A READ response FIRST or MIDDLE carries exactly the path MTU (R2.3), whichever READ it answers:
+     * learnt in capture order, before the response is held for its request, so that a READ the capture
+     * shows after responses to earlier READs (its own responses still to come) gets its span from its
+     * length (R1.3) rather than from those responses.
+     */
+    private void learnPmtuFromResponse(PacketFacts p) {
+        Operation op = p.opcode.operation();
+        if (conversation.pmtu <= 0 && isReadResponse(p)
+                && (op.position() == Operation.Position.FIRST || op.position() == Operation.Position.MIDDLE)
+                && Conversation.isPathMtu(p.payloadLength)) {
+            conversation.learnPmtu((int) p.payloadLength);
         }
     }
 
@@ -1873,10 +1889,6 @@ final class Channel {
 
     private void readResponse(PacketFacts p, Operation op) {
         boolean starts = op == Operation.RDMA_READ_RESPONSE_FIRST || op == Operation.RDMA_READ_RESPONSE_ONLY;
-        if (starts && op.position() != Operation.Position.ONLY && conversation.pmtu <= 0
-                && Conversation.isPathMtu(p.payloadLength)) {
-            conversation.learnPmtu((int) p.payloadLength);
-        }
         if (readSpanPending != null && conversation.pmtu > 0) {
             MessageBuilder pending = readSpanPending;
             settleReadSpan(Psn.add(pending.firstPsn, readSpan(pending.dmaLength, conversation.pmtu) - 1));
