@@ -1599,8 +1599,10 @@ final class Channel {
                 // shows the capture missed what it answers (a READ resent later is not what it answered).
                 r.inversionDecided = Psn.diff(r.psn, p.psn) >= 0 ? 1 : -1;
             }
-            if (firstRequest && Psn.diff(r.psn, p.psn) < 0) {
-                // Reached the capture before this requester's first request and answers an earlier one. Past a
+            if (firstRequest && r.frame < p.frame && Psn.diff(r.psn, p.psn) < 0) {
+                // Reached the capture before this requester's first request and answers an earlier one. (One the
+                // capture shows after that request was held only while its direction's pairing was undecided:
+                // it is judged as if it had come in capture order, a NAK naming a PSN before it among them.) Past a
                 // start PSN CM announced, the PSNs a READ's responses ran over are still no missing requests.
                 if (Psn.diff(r.psn, firstRequestPsn) >= 0) {
                     dropResponseSpanGap(r);
