@@ -95,6 +95,8 @@ final class Channel {
     /** The PSN a NAK or RNR NAK asked to be resent, and which. */
     private int triggerPsn = -1;
     private Trigger trigger;
+    /** The IPv4 Identification of the request before the current one (-1: none, or not IPv4). */
+    private int previousRequestIpId = -1;
 
     /** The last few responses (PSN, time): implied-NAK evidence for resends of messages the capture never showed. */
     private static final int RECENT_RESPONSES = 64;
@@ -156,6 +158,7 @@ final class Channel {
         requestInOrder(p);
         releaseHeld(p);
         settleMsn(p.timeNanos, false);
+        previousRequestIpId = p.ipId;
     }
 
     private void requestInOrder(PacketFacts p) {
@@ -274,6 +277,18 @@ final class Channel {
         return false;
     }
 
+    /**
+     * Whether copy {@code p} (byte-identical to an earlier transmission of its PSN, IPv4 ID included) is that
+     * same IPv4 datagram again rather than a resend, even where a NAK asked for a resend of its PSN. A
+     * sender gives each datagram it sends its own Identification (RFC 791 3.1, RFC 6864 4.1): where this
+     * sender's IDs change from packet to packet (the request before this one carried another), a resend
+     * would carry a new one, so the same ID is the fabric's copy. A sender with a constant ID (or IPv6,
+     * which has none here) leaves the NAK to decide.
+     */
+    private boolean sameDatagram(PacketFacts p) {
+        return p.ipId >= 0 && previousRequestIpId >= 0 && previousRequestIpId != p.ipId;
+    }
+
     /** A request PSN behind the newest: a duplicate copy or a retransmission. */
     private void resent(PacketFacts p, boolean seen, int slot) {
         MessageBuilder m = owner(p.psn);
@@ -302,7 +317,7 @@ final class Channel {
                 || (runNextMax >= 0 && Psn.within(p.psn, runNext, runNextMax)));
         if (seen && !continuesRun && ring.get(slot, TransmissionRing.ICRC) == p.icrcValue() && ring.ipId(slot) == p.ipId
                 && p.timeNanos - ring.get(slot, TransmissionRing.TIME) < DUPLICATE_WINDOW_NANOS
-                && triggerPsn != p.psn) {
+                && (triggerPsn != p.psn || sameDatagram(p))) {
             conversation.observe(new Observation.Duplicate(p.frame, conversation.id, p.psn,
                     ring.get(slot, TransmissionRing.FRAME)));
             conversation.stats.duplicates(side);
