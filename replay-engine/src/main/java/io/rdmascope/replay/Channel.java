@@ -1635,9 +1635,20 @@ final class Channel {
         }
     }
 
+    private void rememberResponse(PacketFacts p) {
+        recentResponsePsn[recentResponseNext] = p.psn;
+        recentResponseNanos[recentResponseNext] = p.timeNanos;
+        recentResponseSeq[recentResponseNext] = ++seq;
+        recentResponseNext = (recentResponseNext + 1) % RECENT_RESPONSES;
+    }
+
     private void respond(PacketFacts p) {
         if (beforeStart(p.psn) && (isReadResponse(p) || p.opcode.operation() == Operation.ATOMIC_ACKNOWLEDGE)) {
-            return; // answers a READ or atomic sent before the capture began
+            // Answers a READ or atomic sent before the capture began: no message of the capture's, but still
+            // a later PSN answered, the evidence of an implied NAK (R3.2) or READ response gap (R3.7) for a
+            // resend of an earlier PSN (a READ re-read from before the capture's first request).
+            rememberResponse(p);
+            return;
         }
         if (neverSent(p.psn)) {
             Observation.Unmatched what = isReadResponse(p) ? Observation.Unmatched.READ_RESPONSE
@@ -1653,10 +1664,7 @@ final class Channel {
             newestAnsweredPsn = p.psn;
             progress(p); // an answer to a newer PSN: the connection moved
         }
-        recentResponsePsn[recentResponseNext] = p.psn;
-        recentResponseNanos[recentResponseNext] = p.timeNanos;
-        recentResponseSeq[recentResponseNext] = ++seq;
-        recentResponseNext = (recentResponseNext + 1) % RECENT_RESPONSES;
+        rememberResponse(p);
         Operation op = p.opcode.operation();
         switch (op) {
             case ACKNOWLEDGE -> acknowledge(p);
