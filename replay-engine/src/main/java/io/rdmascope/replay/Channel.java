@@ -95,6 +95,8 @@ final class Channel {
     /** The PSN a NAK or RNR NAK asked to be resent, and which. */
     private int triggerPsn = -1;
     private Trigger trigger;
+    /** The IPv4 Identification of the request before the current one (-1: none, or not IPv4). */
+    private int previousRequestIpId = -1;
 
     /** The last few responses (PSN, time): implied-NAK evidence for resends of messages the capture never showed. */
     private static final int RECENT_RESPONSES = 64;
@@ -156,6 +158,7 @@ final class Channel {
         requestInOrder(p);
         releaseHeld(p);
         settleMsn(p.timeNanos, false);
+        previousRequestIpId = p.ipId;
     }
 
     private void requestInOrder(PacketFacts p) {
@@ -274,6 +277,18 @@ final class Channel {
         return false;
     }
 
+    /**
+     * Whether copy {@code p} (byte-identical to an earlier transmission of its PSN, IPv4 ID included) is that
+     * same IPv4 datagram again rather than a resend, even where a NAK asked for a resend of its PSN. A
+     * sender gives each datagram it sends its own Identification (RFC 791 3.1, RFC 6864 4.1): where this
+     * sender's IDs change from packet to packet (the request before this one carried another), a resend
+     * would carry a new one, so the same ID is the fabric's copy. A sender with a constant ID (or IPv6,
+     * which has none here) leaves the NAK to decide.
+     */
+    private boolean sameDatagram(PacketFacts p) {
+        return p.ipId >= 0 && previousRequestIpId >= 0 && previousRequestIpId != p.ipId;
+    }
+
     /** A request PSN behind the newest: a duplicate copy or a retransmission. */
     private void resent(PacketFacts p, boolean seen, int slot) {
         MessageBuilder m = owner(p.psn);
@@ -302,7 +317,7 @@ final class Channel {
                 || (runNextMax >= 0 && Psn.within(p.psn, runNext, runNextMax)));
         if (seen && !continuesRun && ring.get(slot, TransmissionRing.ICRC) == p.icrcValue() && ring.ipId(slot) == p.ipId
                 && p.timeNanos - ring.get(slot, TransmissionRing.TIME) < DUPLICATE_WINDOW_NANOS
-                && triggerPsn != p.psn) {
+                && (triggerPsn != p.psn || sameDatagram(p))) {
             conversation.observe(new Observation.Duplicate(p.frame, conversation.id, p.psn,
                     ring.get(slot, TransmissionRing.FRAME)));
             conversation.stats.duplicates(side);
@@ -1281,6 +1296,7 @@ final class Channel {
         }
         checkStall(p.timeNanos, null, p.frame);
         checkMsn(p); // in capture order: the order the responder sent its AETHs in, before any holding
+        learnPmtuFromResponse(p);
         expireHeld(p.timeNanos);
         if (!started || ahead(p)) {
             if (!started || Psn.diff(p.psn, Psn.add(nextPsn, -1)) <= AHEAD_SLACK) {
@@ -1522,6 +1538,21 @@ final class Channel {
         }
     }
 
+    /**
+     * A READ response FIRST or MIDDLE carries exactly the path MTU (R2.3), whichever READ it answers:
+     * learnt in capture order, before the response is held for its request, so that a READ the capture
+     * shows after responses to earlier READs (its own responses still to come) gets its span from its
+     * length (R1.3) rather than from those responses.
+     */
+    private void learnPmtuFromResponse(PacketFacts p) {
+        Operation op = p.opcode.operation();
+        if (conversation.pmtu <= 0 && isReadResponse(p)
+                && (op.position() == Operation.Position.FIRST || op.position() == Operation.Position.MIDDLE)
+                && Conversation.isPathMtu(p.payloadLength)) {
+            conversation.learnPmtu((int) p.payloadLength);
+        }
+    }
+
     private void hold(PacketFacts p) {
         if (heldResponses.size() >= HELD_RESPONSES) {
             expire(heldResponses.pollFirst());
@@ -1583,8 +1614,10 @@ final class Channel {
                 // shows the capture missed what it answers (a READ resent later is not what it answered).
                 r.inversionDecided = Psn.diff(r.psn, p.psn) >= 0 ? 1 : -1;
             }
-            if (firstRequest && Psn.diff(r.psn, p.psn) < 0) {
-                // Reached the capture before this requester's first request and answers an earlier one. Past a
+            if (firstRequest && r.frame < p.frame && Psn.diff(r.psn, p.psn) < 0) {
+                // Reached the capture before this requester's first request and answers an earlier one. (One the
+                // capture shows after that request was held only while its direction's pairing was undecided:
+                // it is judged as if it had come in capture order, a NAK naming a PSN before it among them.) Past a
                 // start PSN CM announced, the PSNs a READ's responses ran over are still no missing requests.
                 if (Psn.diff(r.psn, firstRequestPsn) >= 0) {
                     dropResponseSpanGap(r);
@@ -1602,9 +1635,20 @@ final class Channel {
         }
     }
 
+    private void rememberResponse(PacketFacts p) {
+        recentResponsePsn[recentResponseNext] = p.psn;
+        recentResponseNanos[recentResponseNext] = p.timeNanos;
+        recentResponseSeq[recentResponseNext] = ++seq;
+        recentResponseNext = (recentResponseNext + 1) % RECENT_RESPONSES;
+    }
+
     private void respond(PacketFacts p) {
         if (beforeStart(p.psn) && (isReadResponse(p) || p.opcode.operation() == Operation.ATOMIC_ACKNOWLEDGE)) {
-            return; // answers a READ or atomic sent before the capture began
+            // Answers a READ or atomic sent before the capture began: no message of the capture's, but still
+            // a later PSN answered, the evidence of an implied NAK (R3.2) or READ response gap (R3.7) for a
+            // resend of an earlier PSN (a READ re-read from before the capture's first request).
+            rememberResponse(p);
+            return;
         }
         if (neverSent(p.psn)) {
             Observation.Unmatched what = isReadResponse(p) ? Observation.Unmatched.READ_RESPONSE
@@ -1620,10 +1664,7 @@ final class Channel {
             newestAnsweredPsn = p.psn;
             progress(p); // an answer to a newer PSN: the connection moved
         }
-        recentResponsePsn[recentResponseNext] = p.psn;
-        recentResponseNanos[recentResponseNext] = p.timeNanos;
-        recentResponseSeq[recentResponseNext] = ++seq;
-        recentResponseNext = (recentResponseNext + 1) % RECENT_RESPONSES;
+        rememberResponse(p);
         Operation op = p.opcode.operation();
         switch (op) {
             case ACKNOWLEDGE -> acknowledge(p);
@@ -1873,10 +1914,6 @@ final class Channel {
 
     private void readResponse(PacketFacts p, Operation op) {
         boolean starts = op == Operation.RDMA_READ_RESPONSE_FIRST || op == Operation.RDMA_READ_RESPONSE_ONLY;
-        if (starts && op.position() != Operation.Position.ONLY && conversation.pmtu <= 0
-                && Conversation.isPathMtu(p.payloadLength)) {
-            conversation.learnPmtu((int) p.payloadLength);
-        }
         if (readSpanPending != null && conversation.pmtu > 0) {
             MessageBuilder pending = readSpanPending;
             settleReadSpan(Psn.add(pending.firstPsn, readSpan(pending.dmaLength, conversation.pmtu) - 1));
