@@ -1,5 +1,6 @@
 package io.rdmascope.proto.iser;
 
+import io.rdmascope.dissect.stream.RecentSlots;
 import io.rdmascope.proto.mad.CmConnections;
 
 /**
@@ -29,8 +30,7 @@ final class IserSessions extends CmConnections<IserSessions.Connection> {
         private final long[] readVas = new long[REMEMBERED];
         private final long[] writeVas = new long[REMEMBERED];
         private final long[] lengths = new long[REMEMBERED];
-        private int next;
-        private int count;
+        private final RecentSlots slots = new RecentSlots(REMEMBERED);
         /** The task the RDMA WRITE in progress serves (slot, or -1). */
         int writeSlot = -1;
         /** The task of the last RDMA READ Request, which the READ responses that follow answer. */
@@ -53,20 +53,19 @@ final class IserSessions extends CmConnections<IserSessions.Connection> {
 
         void task(long itt, long frame, int cdbOpcode, int lun, long readStag, long readVa, long writeStag,
                   long writeVa, long length) {
-            itts[next] = itt;
-            readVas[next] = readVa;
-            writeVas[next] = writeVa;
-            lengths[next] = length;
-            frames[next] = frame;
-            kinds[next] = (cdbOpcode & 0xFF) << 16 | (lun & 0xFFFF);
-            readStags[next] = readStag;
-            writeStags[next] = writeStag;
-            next = (next + 1) % REMEMBERED;
-            count = Math.min(count + 1, REMEMBERED);
+            int slot = slots.claim();
+            itts[slot] = itt;
+            readVas[slot] = readVa;
+            writeVas[slot] = writeVa;
+            lengths[slot] = length;
+            frames[slot] = frame;
+            kinds[slot] = (cdbOpcode & 0xFF) << 16 | (lun & 0xFFFF);
+            readStags[slot] = readStag;
+            writeStags[slot] = writeStag;
         }
 
         int findTask(long itt) {
-            return newest(itts, itt);
+            return slots.newest(itts, itt);
         }
 
         /**
@@ -75,32 +74,12 @@ final class IserSessions extends CmConnections<IserSessions.Connection> {
          * base offset and expected data transfer length).
          */
         int findReadStag(long stag, long va) {
-            return newest(readStags, readVas, stag, va);
+            return slots.newestHolding(readStags, readVas, lengths, stag, va);
         }
 
         /** Likewise for the Write STag the target RDMA READs from. */
         int findWriteStag(long stag, long va) {
-            return newest(writeStags, writeVas, stag, va);
-        }
-
-        private int newest(long[] stags, long[] vas, long stag, long va) {
-            for (int i = 1; i <= count; i++) {
-                int slot = Math.floorMod(next - i, REMEMBERED);
-                if (stags[slot] == stag && Long.compareUnsigned(va - vas[slot], lengths[slot]) < 0) {
-                    return slot;
-                }
-            }
-            return -1;
-        }
-
-        private int newest(long[] column, long value) {
-            for (int i = 1; i <= count; i++) {
-                int slot = Math.floorMod(next - i, REMEMBERED);
-                if (column[slot] == value) {
-                    return slot;
-                }
-            }
-            return -1;
+            return slots.newestHolding(writeStags, writeVas, lengths, stag, va);
         }
 
         long frame(int slot) {

@@ -1,5 +1,6 @@
 package io.rdmascope.proto.nvmeof;
 
+import io.rdmascope.dissect.stream.RecentSlots;
 import io.rdmascope.proto.mad.CmConnections;
 
 /**
@@ -28,8 +29,7 @@ final class NvmeOfQueues extends CmConnections<NvmeOfQueues.Queue> {
         /** The address and length of that SGL: a transfer outside them serves none of its commands. */
         private final long[] addresses = new long[REMEMBERED];
         private final long[] lengths = new long[REMEMBERED];
-        private int next;
-        private int count;
+        private final RecentSlots slots = new RecentSlots(REMEMBERED);
         /** The command the last RDMA READ Request served (slot, or -1), and the bytes read for it since. */
         int readSlot = -1;
         long readOffset;
@@ -57,19 +57,18 @@ final class NvmeOfQueues extends CmConnections<NvmeOfQueues.Queue> {
 
         void command(int cid, long frame, boolean fabrics, int code, int detail, long key, long address,
                      long length) {
-            keys[next] = key;
-            addresses[next] = address;
-            lengths[next] = length;
-            cids[next] = cid;
-            frames[next] = frame;
-            kinds[next] = (fabrics ? 1 << 24 : 0) | (code & 0xFF) << 16 | (detail & 0xFFFF);
-            next = (next + 1) % REMEMBERED;
-            count = Math.min(count + 1, REMEMBERED);
+            int slot = slots.claim();
+            keys[slot] = key;
+            addresses[slot] = address;
+            lengths[slot] = length;
+            cids[slot] = cid;
+            frames[slot] = frame;
+            kinds[slot] = (fabrics ? 1 << 24 : 0) | (code & 0xFF) << 16 | (detail & 0xFFFF);
         }
 
         /** Slot of the newest command with {@code cid}, or -1. */
         int find(int cid) {
-            return newest(cids, cid);
+            return slots.newest(cids, cid);
         }
 
         /**
@@ -78,23 +77,7 @@ final class NvmeOfQueues extends CmConnections<NvmeOfQueues.Queue> {
          * within the host memory its SGL describes.
          */
         int findKey(long key, long address) {
-            for (int i = 1; i <= count; i++) {
-                int slot = Math.floorMod(next - i, REMEMBERED);
-                if (keys[slot] == key && Long.compareUnsigned(address - addresses[slot], lengths[slot]) < 0) {
-                    return slot;
-                }
-            }
-            return -1;
-        }
-
-        private int newest(long[] column, long value) {
-            for (int i = 1; i <= count; i++) {
-                int slot = Math.floorMod(next - i, REMEMBERED);
-                if (column[slot] == value) {
-                    return slot;
-                }
-            }
-            return -1;
+            return slots.newestHolding(keys, addresses, lengths, key, address);
         }
 
         long frame(int slot) {
