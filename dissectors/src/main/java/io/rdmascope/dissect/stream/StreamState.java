@@ -35,6 +35,12 @@ public final class StreamState {
         return d.streamState() instanceof StreamState s ? s : null;
     }
 
+    /** Decoder {@code type}'s state in {@code d}'s stream state, or null when there is none (never makes one). */
+    public static <T> T peek(Dissection d, Class<T> type) {
+        StreamState s = peek(d);
+        return s == null ? null : s.peek(type);
+    }
+
     /**
      * Notes that frame {@code number} is being dissected. A number at or below the previous one
      * means the frames are no longer in capture order (another file, a second pass, random access):

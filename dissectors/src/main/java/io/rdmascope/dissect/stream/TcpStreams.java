@@ -22,8 +22,7 @@ public final class TcpStreams {
 
     /** The TCP state of {@code d} if any, else null (never makes one). */
     public static TcpStreams peek(Dissection d) {
-        StreamState s = StreamState.peek(d);
-        return s == null ? null : s.peek(TcpStreams.class);
+        return StreamState.peek(d, TcpStreams.class);
     }
 
     /**

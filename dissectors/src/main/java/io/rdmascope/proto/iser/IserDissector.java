@@ -223,7 +223,6 @@ final class IserDissector {
         if (create) {
             return StreamState.of(d).get(IserSessions.class, IserSessions::new);
         }
-        StreamState s = StreamState.peek(d);
-        return s == null ? null : s.peek(IserSessions.class);
+        return StreamState.peek(d, IserSessions.class);
     }
 }

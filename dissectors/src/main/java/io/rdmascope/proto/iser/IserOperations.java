@@ -42,8 +42,7 @@ final class IserOperations {
         if (itt == RESERVED_TAG || !(request || response)) {
             return;
         }
-        StreamState s = StreamState.peek(d);
-        IserSessions sessions = s == null ? null : s.peek(IserSessions.class);
+        IserSessions sessions = StreamState.peek(d, IserSessions.class);
         IserSessions.Connection c = sessions == null ? null : sessions.to(d.u24(d.rdma().bthStart + 5));
         if (c == null) {
             return;

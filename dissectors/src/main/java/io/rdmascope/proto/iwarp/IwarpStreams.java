@@ -32,8 +32,7 @@ public final class IwarpStreams {
     }
 
     static IwarpStreams peek(Dissection d) {
-        StreamState s = StreamState.peek(d);
-        return s == null ? null : s.peek(IwarpStreams.class);
+        return StreamState.peek(d, IwarpStreams.class);
     }
 
     /** The iWARP state of {@code d}, or null when no iWARP connection was seen yet (or since a restart). */

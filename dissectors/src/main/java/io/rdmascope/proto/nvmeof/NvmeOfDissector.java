@@ -224,7 +224,6 @@ final class NvmeOfDissector {
         if (create) {
             return StreamState.of(d).get(NvmeOfQueues.class, NvmeOfQueues::new);
         }
-        StreamState s = StreamState.peek(d);
-        return s == null ? null : s.peek(NvmeOfQueues.class);
+        return StreamState.peek(d, NvmeOfQueues.class);
     }
 }

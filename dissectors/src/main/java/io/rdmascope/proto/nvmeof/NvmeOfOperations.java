@@ -102,8 +102,7 @@ final class NvmeOfOperations {
 
     /** The queue the frame travels on, from the CM exchange the dissector kept. */
     private static OperationEvents.Queue queue(Dissection d, int qid) {
-        StreamState s = StreamState.peek(d);
-        NvmeOfQueues queues = s == null ? null : s.peek(NvmeOfQueues.class);
+        NvmeOfQueues queues = StreamState.peek(d, NvmeOfQueues.class);
         if (queues == null || !d.rdma().isRdma()) {
             return null;
         }

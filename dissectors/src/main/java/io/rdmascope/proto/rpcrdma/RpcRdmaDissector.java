@@ -168,7 +168,6 @@ final class RpcRdmaDissector {
         if (create) {
             return StreamState.of(d).get(RpcRdmaConnections.class, RpcRdmaConnections::new);
         }
-        StreamState s = StreamState.peek(d);
-        return s == null ? null : s.peek(RpcRdmaConnections.class);
+        return StreamState.peek(d, RpcRdmaConnections.class);
     }
 }

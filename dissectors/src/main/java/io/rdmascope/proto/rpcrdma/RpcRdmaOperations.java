@@ -38,8 +38,7 @@ final class RpcRdmaOperations {
         if (header < 0 || !d.rdma().isRdma()) {
             return;
         }
-        StreamState s = StreamState.peek(d);
-        RpcRdmaConnections connections = s == null ? null : s.peek(RpcRdmaConnections.class);
+        RpcRdmaConnections connections = StreamState.peek(d, RpcRdmaConnections.class);
         int destQpn = d.u24(d.rdma().bthStart + 5);
         RpcRdmaConnections.Connection c = connections == null ? null : connections.to(destQpn);
         if (c == null) {

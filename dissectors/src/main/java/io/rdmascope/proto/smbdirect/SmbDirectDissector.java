@@ -251,7 +251,6 @@ final class SmbDirectDissector {
         if (create) {
             return StreamState.of(d).get(SmbDirectConnections.class, SmbDirectConnections::new);
         }
-        StreamState s = StreamState.peek(d);
-        return s == null ? null : s.peek(SmbDirectConnections.class);
+        return StreamState.peek(d, SmbDirectConnections.class);
     }
 }

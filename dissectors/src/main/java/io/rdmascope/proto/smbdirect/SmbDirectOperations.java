@@ -60,8 +60,7 @@ final class SmbDirectOperations {
         if (smb2 < 0 || !d.rdma().isRdma()) {
             return;
         }
-        StreamState s = StreamState.peek(d);
-        SmbDirectConnections connections = s == null ? null : s.peek(SmbDirectConnections.class);
+        SmbDirectConnections connections = StreamState.peek(d, SmbDirectConnections.class);
         SmbDirectConnections.Connection c = connections == null ? null
                 : connections.to(d.u24(d.rdma().bthStart + 5));
         if (c == null) {
