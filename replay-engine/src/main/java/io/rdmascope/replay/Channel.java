@@ -334,6 +334,9 @@ final class Channel {
             }
             return;
         }
+        if (!continuesRun && runNext >= 0 && acrossMissedResends(p.psn)) {
+            continuesRun = true; // the run's resends of the PSNs between were missed by the capture
+        }
         if (!continuesRun) {
             runStartFrame = p.frame;
             if (triggerPsn == p.psn) {
@@ -364,7 +367,7 @@ final class Channel {
             if (conversation.pmtu <= 0 && ring.psn(runNext & (RING - 1)) != runNext) {
                 // A READ of unknown span (no path MTU yet): the run goes on anywhere its length could reach,
                 // unless the capture showed a request right after the PSNs it can take: it ends before that.
-                runNextMax = Psn.add(p.psn, maxReadSpan(p.rethDmaLength));
+                runNextMax = unknownReadSpanEnd(p);
             }
         } else {
             runNext = Psn.add(p.psn, 1);
@@ -389,6 +392,76 @@ final class Channel {
             m.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
         }
         remember(p, slot, ring.transmissions(slot) + 1);
+    }
+
+    /**
+     * One past the farthest PSN a READ of unknown span, resent at {@code p}, can take: its length at the
+     * smallest path MTU, but never a PSN the capture showed another operation's request at (the READ's
+     * span ends before the next request, R1.3; a READ there may be a re-read of it, R3.7, and bounds nothing).
+     */
+    private int unknownReadSpanEnd(PacketFacts p) {
+        int most = maxReadSpan(p.rethDmaLength);
+        for (int k = 1; k < Math.min(most, RING); k++) {
+            int psn = Psn.add(p.psn, k);
+            int slot = psn & (RING - 1);
+            if (ring.psn(slot) == psn && ring.kind(slot) != Operation.Kind.READ.ordinal()) {
+                return psn;
+            }
+        }
+        return Psn.add(p.psn, most);
+    }
+
+    /**
+     * Whether the run reaches {@code psn} across PSNs the capture showed requests at, none named by a
+     * response (that PSN or a later one) since its latest captured transmission: go-back-N resends every
+     * unacknowledged PSN from the run's start in order (R3.3, R3.4, R3.6), so those were resent too and the
+     * capture missed the resends — no new run can start at {@code psn} while they are unacknowledged (the
+     * timer resends from the oldest one, a NAK names the PSN the responder expects). After a READ of unknown
+     * span the PSNs it could take are skipped as its own, up to the first request the capture showed past
+     * it. A PSN the capture never showed, or one a response may have acknowledged, ends the run.
+     */
+    private boolean acrossMissedResends(int psn) {
+        int x = runNext;
+        if (runNextMax >= 0) {
+            if (ring.psn(runNextMax & (RING - 1)) != runNextMax) {
+                return false;
+            }
+            x = runNextMax;
+        }
+        for (int steps = 0; Psn.diff(psn, x) > 0; steps++) {
+            int slot = x & (RING - 1);
+            if (steps >= RING || ring.psn(slot) != x || namedSince(x, ring.get(slot, TransmissionRing.SEQ))) {
+                return false;
+            }
+            if (ring.kind(slot) == Operation.Kind.READ.ordinal()) {
+                MessageBuilder read = owner(x);
+                if (read == null || read.kind != MessageKind.READ) {
+                    return false; // a READ from before the capture: its span is unknown
+                }
+                x = Psn.add(read.lastPsn, 1);
+            } else {
+                x = Psn.add(x, 1);
+            }
+        }
+        return x == psn;
+    }
+
+    /**
+     * Whether a response replayed after {@code sinceSeq} names {@code psn} or a later PSN. The last
+     * {@link #RECENT_RESPONSES} responses are remembered: when all of them came after, an older one may
+     * have, and the answer is yes.
+     */
+    private boolean namedSince(int psn, long sinceSeq) {
+        int after = 0;
+        for (int i = 0; i < RECENT_RESPONSES; i++) {
+            if (recentResponseNanos[i] >= 0 && recentResponseSeq[i] > sinceSeq) {
+                after++;
+                if (Psn.diff(recentResponsePsn[i], psn) >= 0) {
+                    return true;
+                }
+            }
+        }
+        return after == RECENT_RESPONSES;
     }
 
     /**

@@ -152,6 +152,65 @@ class TransportRulesTest {
             assertEquals(Observation.Trigger.RNR_NAK, ((Observation.Retransmission) r.observations().get(1)).trigger());
         }
 
+        /** SENDs at PSNs 5, 6 and 7, an RNR NAK for 5, and the go-back-N run's resend of 5. */
+        private Wire rnrRunResentFrom5() {
+            Wire w = new Wire();
+            for (int psn = 5; psn <= 7; psn++) {
+                w.request(0x04, psn, 10);
+            }
+            w.ack(5, 0x20 | 14, 0);
+            w.request(0x04, 5, 10);
+            return w;
+        }
+
+        @Test
+        void aRunGoesOnAcrossAResendTheCaptureMissed() {
+            Wire w = rnrRunResentFrom5();
+            w.request(0x04, 7, 10); // 6's resend missed: go-back-N resent it, nothing acknowledged it (R3.4)
+            w.ack(7, 0x1F, 3);
+            ReplayResult r = w.finish();
+            assertEquals(List.of("rnr_nak", "retransmission", "retransmission", "coalesced_ack"), kinds(r));
+            assertEquals(Observation.Trigger.RNR_NAK, ((Observation.Retransmission) r.observations().get(2)).trigger());
+        }
+
+        @Test
+        void aRunSkippingAnAcknowledgedPsnEnds() {
+            Wire w = rnrRunResentFrom5();
+            w.ack(6, 0x1F, 2); // 6 arrived: a resend at 7 is a run of its own, the timer's
+            w.request(0x04, 7, 10);
+            w.ack(7, 0x1F, 3);
+            assertEquals(List.of("rnr_nak", "retransmission", "coalesced_ack", "ack_timeout", "retransmission"),
+                    kinds(w.finish()));
+        }
+
+        /**
+         * Campaign seed 4463: a run through a READ of unknown span (no path MTU shown yet) reaches the
+         * request after the atomic the capture showed past it, because that atomic is still unacknowledged
+         * (its resend was missed) — not because the READ's length could reach that far: its span ends before
+         * the atomic (R1.3).
+         */
+        @ParameterizedTest(name = "atomic answered before the resend: {0}")
+        @CsvSource({"false", "true"})
+        void aRunThroughAReadOfUnknownSpanGoesOnOnlyAcrossUnacknowledgedRequests(boolean answered) {
+            Wire w = new Wire();
+            w.request(0x14, 17, 0, p -> p.set(InfiniBand.ATOMICETH_VA, 0x1000L)); // fetch-and-add
+            w.request(0x04, 18, 10);
+            w.ack(10, 0x20 | 9, 0); // an RNR NAK for a SEND from before the capture's first request
+            w.request(0x04, 10, 10);
+            w.request(0x0C, 11, 0, p -> p.set(InfiniBand.RETH_DMALEN, 22_889));
+            if (answered) {
+                w.response(0x12, 17, 0, p -> p.set(InfiniBand.AETH_SYNDROME, 0x1F).set(InfiniBand.AETH_MSN, 1));
+            }
+            long resend = w.request(0x04, 18, 10);
+            ReplayResult r = w.finish();
+            Observation.Retransmission at18 = r.observations().stream()
+                    .filter(o -> o instanceof Observation.Retransmission && o.frame() == resend)
+                    .map(Observation.Retransmission.class::cast).findFirst().orElseThrow();
+            assertEquals(answered ? Observation.Trigger.TIMEOUT : Observation.Trigger.RNR_NAK, at18.trigger(),
+                    kinds(r).toString());
+            assertEquals(answered, kinds(r).contains("ack_timeout"), kinds(r).toString());
+        }
+
         @Test
         void aResendWithNoNakIsALocalAckTimeout() {
             Wire w = new Wire();

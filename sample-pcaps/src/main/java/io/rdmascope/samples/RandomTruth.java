@@ -293,7 +293,7 @@ final class RandomTruth {
             if (gapFrame != null) {
                 observe(Expected.PACKET_LOST, gapFrame, f.pair, q, "skipped, then resent");
             }
-            if (!(fv.inRun && q == fv.runNext)) {
+            if (!(fv.inRun && (q == fv.runNext || acrossMissedResends(fv, q)))) {
                 if (fv.trigger != q && !impliedNak(fv, m, q, tx.fileTime)) {
                     observe(Expected.ACK_TIMEOUT, tx.frame, f.pair, q, null);
                 }
@@ -308,6 +308,37 @@ final class RandomTruth {
         if (inScope) {
             attach(m, tx, false);
         }
+    }
+
+    /**
+     * Whether a run that would go on at {@code fv.runNext} reaches {@code q} across PSNs the capture
+     * showed requests at, none of them named by a response (its PSN or a later one) since its latest
+     * captured transmission. Go-back-N resends every unacknowledged PSN from the run's start in order
+     * (R3.3, R3.4, R3.6), so the requester resent those too and the capture missed the resends; a new run
+     * cannot start at {@code q} while they are unacknowledged (the timer resends from the oldest
+     * unacknowledged PSN, a NAK names the PSN the responder expects). A skipped PSN the capture never
+     * showed, or one a response may have acknowledged, leaves the run ended (README, run rule).
+     */
+    private boolean acrossMissedResends(FlowView fv, int q) {
+        int x = fv.runNext;
+        while (Psn.diff(q, x) > 0) {
+            Tx shown = fv.lastTransmission.get(x);
+            if (shown == null || namedSince(fv, x, shown.causal)) {
+                return false;
+            }
+            x = shown.msg != null && shown.msg.isRead() ? Psn.add(shown.msg.last(), 1) : Psn.add(x, 1);
+        }
+        return x == q;
+    }
+
+    /** Whether a response processed after {@code since} names {@code psn} or a later PSN. */
+    private static boolean namedSince(FlowView fv, int psn, int since) {
+        for (int i = fv.responses.size() - 1; i >= 0 && fv.responses.get(i).causal > since; i--) {
+            if (Psn.diff(fv.responses.get(i).psn, psn) >= 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

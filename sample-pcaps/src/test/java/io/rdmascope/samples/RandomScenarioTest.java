@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -26,6 +27,22 @@ class RandomScenarioTest {
                 Files.readString(b.resolveSibling(Scenarios.TRUTH_FILE)));
         Path c = RandomScenario.write(out.resolve("c"), 18, RandomScenario.Options.defaults());
         assertFalse(java.util.Arrays.equals(Files.readAllBytes(a), Files.readAllBytes(c)));
+    }
+
+    /**
+     * Seed 4463: after an RNR NAK for PSN 15056390 the requester resends 390, 391 (a READ of 22,889 bytes,
+     * path MTU 4,096: PSNs 391-396) and 398 (frame 494); its resend of 397 (the fetch-and-add of frame 2,
+     * nothing answered since) is missing from the capture. Go-back-N resent 397 too (R3.4), so 398 goes
+     * on with the RNR NAK's run: a retransmission, not the ACK timer's.
+     */
+    @Test
+    void aRunGoesOnAcrossAResendTheCaptureMissed() {
+        Truth t = RandomScenario.generate(4463, RandomScenario.Options.defaults()).truth();
+        List<String> at494 = t.observations().stream().filter(o -> Integer.valueOf(494).equals(o.frame()))
+                .map(o -> o.kind() + " " + o.psn()).toList();
+        assertEquals(List.of("retransmission 15056398"), at494);
+        assertTrue(t.observations().stream().anyMatch(o -> o.kind().equals("rnr_nak")
+                && Integer.valueOf(4).equals(o.frame()) && Integer.valueOf(15056390).equals(o.psn())));
     }
 
     @Test
