@@ -20,10 +20,10 @@ import java.util.Map;
  * what {@link OperationTracker} does from BTH, RETH and AETH on RoCE, done from what the iWARP stream
  * layer found in each frame ({@link IwarpFrame}):
  * <ul>
- *   <li>data: a tagged DDP segment of an RDMA Write whose STag and tagged offset (RFC 5041 §6.2) fall in
+ *   <li>data: a tagged DDP segment of an RDMA Write whose STag and tagged offset (RFC 5041 §5.2) fall in
  *       a buffer an outstanding command of the connection offered belongs to that command; so does an
  *       RDMA Read Request whose data source STag and offset do (RFC 5040 §4.4), and the Read Response
- *       segments that come back to its data sink STag and offset range (RFC 5040 §4.5: a Read
+ *       segments that come back to its data sink STag and offset range (RFC 5040 §5.2: a Read
  *       Response is tagged with the sink's STag and offset). Each tagged segment names its own place, so
  *       every one is matched by itself (IBTA's Middle and Last packets carry no RETH; DDP segments do);</li>
  *   <li>delivery: the first TCP ACK from the responder whose acknowledgment number reaches past the
@@ -182,13 +182,20 @@ final class IwarpTransport {
         }
     }
 
-    /** A Read Response segment: the command whose Read Request named its sink; the request is done with its last byte. */
+    /**
+     * A Read Response segment: the command whose Read Request named its sink; the request is done with
+     * its last byte. Responses come in the order of the requests (RFC 5040 §5.5), and a responder reuses
+     * its sink buffers, so the oldest request still open for the place wins, and one whose command has
+     * ended (its last response lost to the capture) is forgotten here.
+     */
     private static void readResponse(Link link, IwarpPdu pdu, long frame, long nanos) {
         long stag = pdu.stag();
         long offset = pdu.taggedOffset();
         for (Iterator<Read> it = link.reads.iterator(); it.hasNext(); ) {
             Read r = it.next();
-            if (r.holds(stag, offset)) {
+            if (r.owner.done) {
+                it.remove();
+            } else if (r.holds(stag, offset)) {
                 data(r.owner, frame, nanos);
                 if (pdu.last() && offset + pdu.payloadLength() - r.sinkOffset >= r.size) {
                     it.remove();

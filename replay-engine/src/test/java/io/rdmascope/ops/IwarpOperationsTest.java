@@ -54,6 +54,23 @@ class IwarpOperationsTest {
         assertEquals(expected, ops);
     }
 
+    /**
+     * Several FPDUs to a segment: two commands in one, the data, both responses and the ACK in the
+     * next (counted in that order: the data and the delivery before the responses end the commands);
+     * then a command outstanding at the server's Terminate, the first of its two teardowns.
+     */
+    @Test
+    void packedSegmentsAndTerminate() {
+        List<Operation> ops = OperationTrackerTest.track(SmbDirectIwarpCapture.packedOperations().frames());
+        assertEquals(List.of(
+                op("Read", "Read", 1, 4096, "completed", null, null, 8, 9L, List.of(9L), null, null, 1 * S, 1 * S, 0L,
+                        0L, null),
+                op("KeepAlive", "KeepAlive", 2, 0, "completed", null, null, 8, 9L, List.of(), null, null, 1 * S, 1 * S,
+                        null, 1 * S, null),
+                op("KeepAlive", "KeepAlive", 3, 0, "unanswered", "teardown", null, 10, null, List.of(), 11L, 1 * S,
+                        null, 1 * S, null, null, "Terminate")), ops);
+    }
+
     /** Real iWARP captures carry no upper-layer protocol: no operation, and the tracker never starts tracking them. */
     @Test
     void noOperationsOnRealIwarpCapturesWithoutUpperLayer() throws Exception {

@@ -116,6 +116,29 @@ public final class SmbDirectIwarpCapture {
         return c;
     }
 
+    /**
+     * SMB2 operations over iWARP packed as stacks send them, several FPDUs to a TCP segment: after the
+     * opening (frames 1-7), the client's READ (message id 1, 4096 bytes into {@link #READ_TOKEN}) and
+     * ECHO (id 2) in one segment (8); the server's RDMA Write of the READ's data, the READ's response
+     * and the ECHO's in one segment (9), which also acknowledges both; the client's ECHO, id 3 (10),
+     * the server's RDMAP Terminate (11, RFC 5040 §4.8: RDMAP layer, remote operation error) and its
+     * RST (12).
+     */
+    public static SmbDirectIwarpCapture packedOperations() {
+        SmbDirectIwarpCapture c = new SmbDirectIwarpCapture(SmbDirect.PORT, true, true);
+        c.opening();
+        c.segment(0, 0x018, concat(c.sendFpdu(0, request(readRequest(1, 4096, READ_TOKEN, READ_OFFSET))),
+                c.sendFpdu(0, request(SmbDirectCapture.smb2(SMB2_ECHO, false, 2, 4)))));
+        c.segment(1, 0x018, concat(fpdu(IwarpBuilder.tagged(DdpRdmap.OP_WRITE, true, READ_TOKEN, READ_OFFSET,
+                        new byte[4096])), c.sendFpdu(1, response(SMB2_READ, 1, 0)),
+                c.sendFpdu(1, response(SMB2_ECHO, 2, 0))));
+        c.send(0, request(SmbDirectCapture.smb2(SMB2_ECHO, false, 3, 4)));
+        c.segment(1, 0x018, fpdu(IwarpBuilder.untagged(DdpRdmap.OP_TERMINATE, true, 0, DdpRdmap.QN_TERMINATE, 1, 0,
+                IwarpBuilder.terminate(1, 2, 0, 0, null, null), new byte[0])));
+        c.segment(1, 0x014, new byte[0]);
+        return c;
+    }
+
     /** The frames one second apart, as {@link PcapFixtures#writePcap} writes them: frame n at n - 1 seconds. */
     public List<Frame> frames() {
         List<Frame> out = new ArrayList<>(frames.size());
@@ -247,6 +270,19 @@ public final class SmbDirectIwarpCapture {
         ByteBuffer b = ByteBuffer.wrap(m).order(ByteOrder.LITTLE_ENDIAN);
         b.putShort(64, (short) 49).putLong(64 + 48, offset).putInt(64 + 56, (int) token).putInt(64 + 60, length);
         return b;
+    }
+
+    /** The FPDU of a Send of one DDP segment carrying {@code message} from {@code side}, for a segment of several. */
+    private byte[] sendFpdu(int side, byte[] message) {
+        return fpdu(IwarpBuilder.untagged(DdpRdmap.OP_SEND, true, 0, 0, msn[side]++, 0, new byte[0], message));
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            out.writeBytes(p);
+        }
+        return out.toByteArray();
     }
 
     /** A Send of one DDP segment carrying {@code message} from {@code side} (0 the client). */
