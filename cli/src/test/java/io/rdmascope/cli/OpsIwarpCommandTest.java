@@ -3,12 +3,17 @@ package io.rdmascope.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmascope.proto.smbdirect.SmbDirectIwarpCapture;
+import io.rdmascope.testsupport.Tshark;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,6 +27,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class OpsIwarpCommandTest {
     private static final String QUEUE = "TCP 10.0.1.1:50123/10.0.1.2:5445";
+    /** tshark 4.0 gives TCP port 5445 to Apache ActiveMQ Artemis before its MPA heuristic runs (docs/tshark-parity.md). */
+    private static final List<String> TSHARK_ON_5445 = List.of("--disable-protocol", "artemis");
+    /** A row of tshark's {@code -z smb2,srt}: index, command, calls, min, max, average and sum of the SRT in seconds. */
+    private static final Pattern SRT_ROW = Pattern.compile(
+            "^\\s*\\d+\\s+(\\S+)\\s+(\\d+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s*$");
 
     @TempDir
     static Path dir;
@@ -81,5 +91,58 @@ class OpsIwarpCommandTest {
         assertEquals(0, cli.status(), cli.err());
         assertEquals("14\tWrite\t14\t1.000000000\n15\tWrite\t14\t1.000000000\n16\tWrite\t14\t1.000000000\n"
                 + "17\tWrite\t14\t1.000000000\n", cli.out());
+    }
+
+    /**
+     * tshark pairs the same responses with the same requests ({@code smb2.response_to}) and times them
+     * the same ({@code -z smb2,srt}); it leaves out the unanswered ECHO, which our table keeps with 0
+     * calls (docs/cli.md, "summary's service response time").
+     */
+    @Test
+    void tsharkPairsAndTimesTheSame() throws Exception {
+        Path capture = Path.of(file);
+        Map<Long, Long> tsharkPairs = new TreeMap<>();
+        for (String line : Tshark.fields(capture, tsharkOptions("-Y", "smb2.flags.response == 1"),
+                "frame.number", "smb2.response_to")) {
+            String[] f = line.split("\t");
+            tsharkPairs.put(Long.parseLong(f[0]), Long.parseLong(f[1]));
+        }
+        Map<Long, Long> ourPairs = new TreeMap<>();
+        for (JsonNode op : new ObjectMapper().readTree(Cli.run("ops", "--json", file).out())) {
+            if (!op.get("responseFrame").isNull()) {
+                ourPairs.put(op.get("responseFrame").asLong(), op.get("commandFrame").asLong());
+            }
+        }
+        assertEquals(Map.of(13L, 8L, 17L, 14L, 19L, 18L), tsharkPairs);
+        assertEquals(tsharkPairs, ourPairs);
+
+        Map<String, String> tsharkSrt = new TreeMap<>();
+        for (String line : Tshark.run(tsharkOptions("-r", file, "-q", "-z", "smb2,srt")).split("\n")) {
+            Matcher m = SRT_ROW.matcher(line);
+            if (m.matches()) {
+                tsharkSrt.put(m.group(1), String.join(" ", m.group(2), m.group(3), m.group(4), m.group(5), m.group(6)));
+            }
+        }
+        Map<String, String> ourSrt = new TreeMap<>();
+        for (JsonNode row : new ObjectMapper().readTree(Cli.run("summary", "--json", file).out())
+                .get("serviceResponseTimes")) {
+            if (row.get("calls").asLong() > 0) {
+                ourSrt.put(row.get("opcode").asText(), row.get("calls").asText() + " " + seconds(row.get("minNanos"))
+                        + " " + seconds(row.get("maxNanos")) + " " + seconds(row.get("avgNanos")) + " "
+                        + seconds(row.get("sumNanos")));
+            }
+        }
+        assertEquals(3, tsharkSrt.size(), tsharkSrt::toString);
+        assertEquals(tsharkSrt, ourSrt);
+    }
+
+    private static List<String> tsharkOptions(String... more) {
+        List<String> args = new java.util.ArrayList<>(TSHARK_ON_5445);
+        args.addAll(List.of(more));
+        return args;
+    }
+
+    private static String seconds(JsonNode nanos) {
+        return String.format("%.6f", nanos.asLong() / 1e9);
     }
 }
