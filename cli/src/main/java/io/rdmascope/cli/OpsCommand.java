@@ -135,7 +135,10 @@ final class OpsCommand implements Callable<Integer> {
         return frames.get(0) + "\u2026" + frames.get(frames.size() - 1) + " (" + frames.size() + ")";
     }
 
-    /** "completed"; "failed: REASON (0xCODE)"; "unanswered: teardown (DREQ frame 28, 29.087 ms later)". */
+    /**
+     * "completed"; "failed: REASON (0xCODE)"; "unanswered: teardown (DREQ frame 28, 29.087 ms later)", over
+     * iWARP "(FIN frame …", "(RST frame …" or "(Terminate frame …".
+     */
     static String status(Operation o) {
         if (o.reason() == null) {
             return o.status();
@@ -148,7 +151,7 @@ final class OpsCommand implements Callable<Integer> {
                 || Operation.AFTER_TEARDOWN.equals(o.reason()))) {
             long after = o.teardownAfterNs();
             // Text.micros shows thousandths of its unit: of microseconds here, so milliseconds to the µs.
-            text += " (DREQ frame " + o.teardownFrame() + ", " + Text.micros(Math.abs(after) / 1000) + " ms "
+            text += " (" + o.teardownBy() + " frame " + o.teardownFrame() + ", " + Text.micros(Math.abs(after) / 1000) + " ms "
                     + (after >= 0 ? "later" : "earlier") + ")";
         }
         return text;

@@ -20,7 +20,7 @@ class OpsCommandTest {
     private static final String DISCOVERY = "magnate3_linux-riscv-dev_nvme-discover2.pcap";
     private static final List<String> CONTRACT = List.of("protocol", "queue", "requesterQp", "responderQp", "opcode",
             "description", "id", "size", "status", "reason", "statusCode", "commandFrame", "responseFrame", "dataFrames", "teardownFrame",
-            "teardownAfterNs", "latencyNs", "deliveryNs", "dataNs", "completionNs");
+            "teardownAfterNs", "latencyNs", "deliveryNs", "dataNs", "completionNs", "teardownBy");
 
     private static JsonNode json(Path file) throws Exception {
         Cli cli = Cli.run("ops", "--json", file.toString());
@@ -55,6 +55,7 @@ class OpsCommandTest {
         assertEquals(0, identify.get("deliveryNs").asLong()); // the ACK in frame 27, in the same microsecond
         assertEquals(28, identify.get("teardownFrame").asLong());
         assertEquals(29_087_000, identify.get("teardownAfterNs").asLong());
+        assertEquals("DREQ", identify.get("teardownBy").asText());
 
         JsonNode keepAlive = ops.get(6);
         assertEquals(List.of("Keep Alive", "unanswered", "after_teardown"), List.of(keepAlive.get("opcode").asText(),

@@ -33,7 +33,9 @@ import java.util.function.Consumer;
  *       the commands still outstanding at the capture's end {@link Operation#TEARDOWN} (sent before
  *       it) or {@link Operation#AFTER_TEARDOWN} (sent after it) rather than {@link Operation#CAPTURE_END}.</li>
  * </ul>
- * iWARP carries none of these protocols' commands today, so iWARP's DDP/RDMAP transfers are not matched.
+ * Over iWARP ({@link OperationEvents.Queue#transport()} a TCP connection) {@link IwarpTransport} does the
+ * same from the DDP/RDMAP segments and the TCP segments: data by STag and tagged offset, delivery by the
+ * TCP ACK, teardown by FIN, RST or Terminate.
  *
  * <p>An id reused while its first command is outstanding (NVMe CID, iSER task tag, RPC XID, SMB2
  * message id) is a peer's error, but both commands are real and both may be answered: the tracker keeps
@@ -90,7 +92,10 @@ public final class OperationTracker implements OperationEvents {
     private final Map<Integer, ArrayDeque<Pending>> reads = new HashMap<>();
     private long overflowed;
     private long unmatchedResponses;
+    /** The queues on iWARP connections: their data, delivery and teardown. */
+    private final IwarpTransport iwarp;
     // The frame being extracted.
+    private Dissection current;
     private long frame;
     private long timeNanos;
     private int psn;
@@ -107,6 +112,7 @@ public final class OperationTracker implements OperationEvents {
         this.extractors = List.copyOf(extractors);
         this.sink = Objects.requireNonNull(sink);
         this.maxOutstanding = maxOutstanding;
+        this.iwarp = new IwarpTransport(maxOutstanding);
     }
 
     /** A tracker over every protocol of {@link Protocols#ALL} that reports operations. */
@@ -133,12 +139,19 @@ public final class OperationTracker implements OperationEvents {
 
     /** One dissected frame, in capture order, right after its dissection. */
     public void accept(Dissection d) {
+        current = d;
         frame = d.frame().number();
         timeNanos = d.frame().timeNanos();
         RdmaContext r = d.rdma();
         psn = r.isRdma() ? d.u24(r.bthStart + BTH_PSN) : -1;
+        if (iwarp.tracking()) {
+            iwarp.transfers(d, frame, timeNanos);
+        }
         for (int i = 0; i < extractors.size(); i++) {
             extractors.get(i).extract(d, this);
+        }
+        if (iwarp.tracking()) {
+            iwarp.teardown(d, frame, timeNanos);
         }
         if (byQpn.isEmpty() || !r.isRdma()) {
             return; // no command seen yet: nothing a transfer, an ACK or a DREQ could belong to
@@ -158,7 +171,7 @@ public final class OperationTracker implements OperationEvents {
         }
         int reth = r.bthStart + BTH_SIZE;
         if (opcode == WRITE_FIRST || opcode == WRITE_ONLY || opcode == WRITE_ONLY_WITH_IMMEDIATE) {
-            Pending p = candidates == null ? null : owner(candidates, d, reth);
+            Pending p = candidates == null ? null : owner(candidates, d.u32(reth + 8), rethAddress(d, reth));
             if (p != null) {
                 p.data(frame, timeNanos);
                 if (opcode == WRITE_FIRST) {
@@ -171,7 +184,7 @@ public final class OperationTracker implements OperationEvents {
                 p.data(frame, timeNanos);
             }
         } else if (opcode == READ_REQUEST) {
-            Pending p = candidates == null ? null : owner(candidates, d, reth);
+            Pending p = candidates == null ? null : owner(candidates, d.u32(reth + 8), rethAddress(d, reth));
             if (p != null) {
                 p.data(frame, timeNanos);
                 int responsesTo = destQpn == p.queue.queue.requesterQpn() ? p.queue.queue.responderQpn()
@@ -206,6 +219,7 @@ public final class OperationTracker implements OperationEvents {
         }
         writes.clear();
         reads.clear();
+        iwarp.clear();
     }
 
     @Override
@@ -216,7 +230,11 @@ public final class OperationTracker implements OperationEvents {
             overflowed++;
             close(evicted, Operation.UNANSWERED, Operation.OVERFLOW, -1, 0, null);
         }
-        q.add(new Pending(q, c, frame, timeNanos, psn));
+        Pending p = new Pending(q, c, frame, timeNanos, psn);
+        q.add(p);
+        if (c.queue().transport() != null) {
+            iwarp.commanded(p, current);
+        }
     }
 
     @Override
@@ -233,6 +251,10 @@ public final class OperationTracker implements OperationEvents {
 
     private QueueState newQueue(Queue queue) {
         QueueState q = new QueueState(queue);
+        if (queue.transport() != null) {
+            iwarp.add(q, current); // no QPs: found by its connection, not in byQpn
+            return q;
+        }
         byQpn.computeIfAbsent(queue.requesterQpn(), k -> new ArrayList<>(1)).add(q);
         if (queue.responderQpn() != queue.requesterQpn()) {
             byQpn.computeIfAbsent(queue.responderQpn(), k -> new ArrayList<>(1)).add(q);
@@ -249,10 +271,7 @@ public final class OperationTracker implements OperationEvents {
         List<QueueState> named = byQpn.get(d.u24(d.layerStart(dreq) + DREQ_REMOTE_QPN));
         if (named != null) {
             for (QueueState q : named) {
-                if (q.teardownFrame == 0) {
-                    q.teardownFrame = frame;
-                    q.teardownNanos = timeNanos;
-                }
+                q.tornDown(frame, timeNanos, Operation.BY_DREQ);
             }
         }
     }
@@ -273,10 +292,16 @@ public final class OperationTracker implements OperationEvents {
         }
     }
 
-    /** The outstanding command whose buffer holds the RETH's R_Key and virtual address, else null. */
-    private static Pending owner(List<QueueState> candidates, Dissection d, int reth) {
-        long va = d.u32(reth) << 32 | d.u32(reth + 4);
-        long key = d.u32(reth + 8);
+    /** A RETH's virtual address (IBTA 9.3.3: VA, then R_Key, then DMA length). */
+    private static long rethAddress(Dissection d, int reth) {
+        return d.u32(reth) << 32 | d.u32(reth + 4);
+    }
+
+    /**
+     * The outstanding command of {@code candidates} whose buffer holds address {@code va} under R_Key or
+     * STag {@code key}, else null.
+     */
+    static Pending owner(List<QueueState> candidates, long key, long va) {
         for (QueueState q : candidates) {
             for (List<Pending> same : q.outstanding.values()) {
                 for (Pending p : same) {
@@ -298,8 +323,8 @@ public final class OperationTracker implements OperationEvents {
         boolean answered = responseFrame >= 0;
         Command c = p.command;
         Queue queue = c.queue();
-        String queueText = (queue.name().isEmpty() ? "" : queue.name() + " ")
-                + String.format("QP 0x%06x/0x%06x", queue.requesterQpn(), queue.responderQpn());
+        String queueText = (queue.name().isEmpty() ? "" : queue.name() + " ") + (queue.transport() != null
+                ? iwarp.text(p.queue) : String.format("QP 0x%06x/0x%06x", queue.requesterQpn(), queue.responderQpn()));
         boolean data = p.dataFrames != null;
         long dataEnd = data ? p.lastDataNanos : p.timeNanos;
         sink.accept(new Operation(queue.protocol(), queueText, queue.requesterQpn(), queue.responderQpn(),
@@ -308,19 +333,22 @@ public final class OperationTracker implements OperationEvents {
                 p.queue.teardownFrame == 0 ? null : p.queue.teardownFrame,
                 p.queue.teardownFrame == 0 ? null : p.queue.teardownNanos - p.timeNanos,
                 answered ? responseNanos - p.timeNanos : null, p.ackNanos < 0 ? null : p.ackNanos - p.timeNanos,
-                data ? p.lastDataNanos - p.firstDataNanos : null, answered ? responseNanos - dataEnd : null));
+                data ? p.lastDataNanos - p.firstDataNanos : null, answered ? responseNanos - dataEnd : null,
+                p.queue.teardownBy));
     }
 
     /**
      * One queue: its commands waiting for their response, by id (several under one reused id, oldest
      * first; ids in the order their first outstanding command came), and its teardown.
      */
-    private static final class QueueState {
+    static final class QueueState {
         final Queue queue;
         private final LinkedHashMap<Long, List<Pending>> outstanding = new LinkedHashMap<>();
         int count;
         long teardownFrame;
         long teardownNanos;
+        /** What tore it down ({@link Operation#BY_DREQ}, ...), null while it stands. */
+        String teardownBy;
 
         QueueState(Queue queue) {
             this.queue = queue;
@@ -364,6 +392,15 @@ public final class OperationTracker implements OperationEvents {
             return p;
         }
 
+        /** The first teardown counts: later ones (the peer's FIN after a FIN) change nothing. */
+        void tornDown(long frame, long nanos, String by) {
+            if (teardownFrame == 0) {
+                teardownFrame = frame;
+                teardownNanos = nanos;
+                teardownBy = by;
+            }
+        }
+
         /** Every outstanding command. */
         Iterable<Pending> all() {
             return () -> outstanding.values().stream().flatMap(List::stream).iterator();
@@ -376,12 +413,14 @@ public final class OperationTracker implements OperationEvents {
     }
 
     /** A command waiting for its response. */
-    private static final class Pending {
+    static final class Pending {
         final QueueState queue;
         final Command command;
         final long frame;
         final long timeNanos;
         final int psn;
+        /** Over iWARP: the TCP sequence number just past the command's last byte, or -1 while unknown. */
+        long transportEnd = -1;
         long ackNanos = -1;
         List<Long> dataFrames;
         long firstDataNanos;

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 class OperationTrackerTest {
     private static final long US = 1_000;
 
-    private static List<Operation> track(List<Frame> frames) {
+    static List<Operation> track(List<Frame> frames) {
         List<Operation> ops = new ArrayList<>();
         OperationTracker tracker = OperationTracker.standard(ops::add);
         DissectorChain chain = DissectorChain.standard();

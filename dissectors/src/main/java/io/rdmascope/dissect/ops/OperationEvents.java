@@ -15,8 +15,29 @@ public interface OperationEvents {
      * what the protocol calls the queue ("qid 0"; may be empty), and the two queue pairs of the RC
      * connection (the CM requester's, which sends commands, and the responder's). Two events with equal
      * queues pair by id.
+     *
+     * @param transport the connection the queue travels on when queue pairs do not name it, else null:
+     *                  over iWARP, the TCP connection's {@code io.rdmascope.proto.iwarp.IwarpConnection}
+     *                  (compared by identity: a new connection on the same ports is another queue), the
+     *                  two QPNs then 0 (iWARP carries none, RFC 5040 §5.1)
      */
-    record Queue(String protocol, String name, int requesterQpn, int responderQpn) {
+    record Queue(String protocol, String name, int requesterQpn, int responderQpn, Object transport) {
+        /** A queue on an RC connection, named by its two QPs. */
+        public Queue(String protocol, String name, int requesterQpn, int responderQpn) {
+            this(protocol, name, requesterQpn, responderQpn, null);
+        }
+
+        /** A queue on a TCP connection carrying iWARP (no QPs on the wire). */
+        public static Queue onConnection(String protocol, String name, Object connection) {
+            return new Queue(protocol, name, 0, 0, java.util.Objects.requireNonNull(connection));
+        }
+
+        /** The record's text, the transport only when there is one (so a queue of QPs reads as it always did). */
+        @Override
+        public String toString() {
+            return "Queue[protocol=" + protocol + ", name=" + name + ", requesterQpn=" + requesterQpn
+                    + ", responderQpn=" + responderQpn + (transport == null ? "" : ", transport=" + transport) + "]";
+        }
     }
 
     /**

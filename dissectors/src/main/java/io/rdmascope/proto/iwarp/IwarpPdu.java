@@ -333,6 +333,11 @@ public final class IwarpPdu {
         return u32(ddpHeaderLength() + 16);
     }
 
+    public long readSourceOffset() {
+        int at = ddpHeaderLength() + 20;
+        return (u32(at) << 32) | u32(at + 4);
+    }
+
     /** Terminate control (RFC 5040 §4.8): layer, error type, error code. */
     public int terminateLayer() {
         return u8(ddpHeaderLength()) >> 4;

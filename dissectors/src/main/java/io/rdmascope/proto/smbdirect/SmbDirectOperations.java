@@ -4,6 +4,8 @@ import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.ops.OperationEvents;
 import io.rdmascope.dissect.stream.StreamState;
 import io.rdmascope.field.ValueNames;
+import io.rdmascope.proto.iwarp.IwarpConnection;
+import io.rdmascope.proto.iwarp.IwarpFrame;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +21,9 @@ import java.util.List;
  * §2.2.21) carries its buffers as Buffer Descriptor V1 entries ([MS-SMBD] §2.2.3.1: offset, token,
  * length; tshark's {@code smb2.buffer_descriptor.offset}/{@code .token}/{@code .length}) in its channel
  * info; those are the buffers the server's RDMA WRITEs (a Read) and READs (a Write) use.
+ *
+ * <p>Over iWARP ([MS-SMBD] §2.1) the queue is the TCP connection (its QPNs 0), and one TCP segment may
+ * carry several Sends, each an SMB2 message: every SMB2 header of the frame is reported, in order.
  */
 final class SmbDirectOperations {
     private static final long STATUS_PENDING = 0x00000103L;
@@ -57,7 +62,11 @@ final class SmbDirectOperations {
 
     static void extract(Dissection d, OperationEvents out) {
         int smb2 = d.find(SmbDirect.SMB2_HEADER);
-        if (smb2 < 0 || !d.rdma().isRdma()) {
+        if (smb2 < 0) {
+            return;
+        }
+        if (!d.rdma().isRdma()) {
+            extractIwarp(d, smb2, out);
             return;
         }
         SmbDirectConnections connections = StreamState.peek(d, SmbDirectConnections.class);
@@ -66,10 +75,28 @@ final class SmbDirectOperations {
         if (c == null) {
             return;
         }
-        int at = d.layerStart(smb2);
+        message(d, d.layerStart(smb2), new OperationEvents.Queue(SmbDirect.PROTOCOL.abbrev(), "", c.clientQpn,
+                c.serverQpn), out);
+    }
+
+    /** Every SMB2 message of an iWARP frame, from layer {@code first} on, on its TCP connection's queue. */
+    private static void extractIwarp(Dissection d, int first, OperationEvents out) {
+        IwarpFrame f = IwarpFrame.of(d);
+        IwarpConnection connection = f == null ? null : f.connection();
+        if (connection == null || connection.upper(SmbDirectConnections.Connection.class) == null) {
+            return;
+        }
+        OperationEvents.Queue queue = OperationEvents.Queue.onConnection(SmbDirect.PROTOCOL.abbrev(), "", connection);
+        for (int layer = first; layer < d.layerCount(); layer++) {
+            if (d.layerType(layer) == SmbDirect.SMB2_HEADER) {
+                message(d, d.layerStart(layer), queue, out);
+            }
+        }
+    }
+
+    /** The SMB2 message whose header is at frame offset {@code at}: a request's command or a response. */
+    private static void message(Dissection d, int at, OperationEvents.Queue queue, OperationEvents out) {
         long messageId = d.u32le(at + 24) | d.u32le(at + 28) << 32;
-        OperationEvents.Queue queue = new OperationEvents.Queue(SmbDirect.PROTOCOL.abbrev(), "", c.clientQpn,
-                c.serverQpn);
         if ((d.u32le(at + 16) & SmbDirect.SMB2_FLAG_RESPONSE) != 0) {
             long status = d.u32le(at + 8);
             if (status == STATUS_PENDING) {
