@@ -167,7 +167,7 @@ final class Conversation {
         }
         Endpoint from = endpoints[side];
         Endpoint to = endpoints[1 - side];
-        listener.message(new Message(id, from.addressText, to.addressText, from.qpn < 0 ? null : from.qpn,
+        listener.message(new Message(id, from.addressText, to.addressText, from.qpn < 0 ? null : from.qpnBoxed(),
                 to.qpn, m.kind, transport, m.firstPsn, m.lastPsn, m.bytes, m.frameList(), m.responseFrameList(),
                 m.hasCompletion ? Integer.valueOf(m.completionFrame) : null,
                 m.hasCompletion ? Long.valueOf(m.latencyNanos) : null, m.status, m.immediate, m.invalidatedRkey,
