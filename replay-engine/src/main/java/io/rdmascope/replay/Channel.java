@@ -730,7 +730,7 @@ final class Channel {
     private void splitAfter(MessageBuilder m, PacketFacts p) {
         MessageBuilder tail = new MessageBuilder(m.kind, Psn.add(p.psn, 1), m.lastPsn, 0, m.firstTimeNanos);
         m.moveFramesAfter(p.psn, tail);
-        if (tail.frames.isEmpty()) {
+        if (tail.frameCount() == 0) {
             countBytes(m, p);
             m.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
             return;
@@ -1964,7 +1964,7 @@ final class Channel {
         for (MessageBuilder m : outstanding) {
             if ((m.kind == MessageKind.COMPARE_SWAP || m.kind == MessageKind.FETCH_ADD) && m.firstPsn == p.psn) {
                 acknowledgeThrough(Psn.add(p.psn, -1), p);
-                m.responseFrames.add((int) p.frame);
+                m.addResponseFrame((int) p.frame);
                 outstanding.remove(m);
                 m.finish(Message.COMPLETED, p.frame, p.timeNanos);
                 countCompleted(m);
@@ -1975,7 +1975,7 @@ final class Channel {
         for (MessageBuilder m : recent) {
             if ((m.kind == MessageKind.COMPARE_SWAP || m.kind == MessageKind.FETCH_ADD) && m.firstPsn == p.psn) {
                 acknowledgeThrough(Psn.add(p.psn, -1), p);
-                m.responseFrames.add((int) p.frame); // a duplicate atomic answered from the saved result (R2.1)
+                m.addResponseFrame((int) p.frame); // a duplicate atomic answered from the saved result (R2.1)
                 return;
             }
         }
@@ -2007,7 +2007,7 @@ final class Channel {
                 if (starts) {
                     acknowledgeThrough(Psn.add(p.psn, -1), p); // it still implies an ACK of what precedes it (R3.2)
                 }
-                done.responseFrames.add((int) p.frame);
+                done.addResponseFrame((int) p.frame);
                 countReadBytes(done, p);
                 return;
             }
@@ -2054,7 +2054,7 @@ final class Channel {
         if (m.newestResponsePsn < 0 || Psn.diff(p.psn, m.newestResponsePsn) > 0) {
             m.newestResponsePsn = p.psn; // the newest in PSN order: a re-read goes back, and wraps again only past it
         }
-        m.responseFrames.add((int) p.frame);
+        m.addResponseFrame((int) p.frame);
         countReadBytes(m, p);
         if (m.kind == MessageKind.READ) {
             m.markResponded(Psn.diff(p.psn, m.firstPsn));

@@ -47,6 +47,16 @@ final class Conversation {
     private int ackUsed;
     /** The highest ACK frame in the window: a later one cannot be there yet, so it needs no search. */
     private long ackHighest = -1;
+    /**
+     * Every slot so far was made for an ACK frame above all earlier ones (the usual case: ACKs are met in
+     * frame order). Slots keep the order they were made in (an eviction moves the older ones up one
+     * place), so while this holds the window's frames ascend from the oldest slot and a frame is found by
+     * bisection, or known to have left when below the oldest: a message is output 64 messages after its
+     * ACK, so its slot is among the oldest of the window (on mixed_large every one of them is still
+     * there: slots waiting for a message stay while others can leave), which a newest-first scan reached
+     * only after reading most of the window.
+     */
+    private boolean ackFramesAscending = true;
     /** The capture showed this connection's CM REQ (a REP may have come first, or alone). */
     boolean reqSeen;
     /** Time of the frame being replayed, set by the engine before it hands the frame over. */
@@ -157,8 +167,8 @@ final class Conversation {
         }
         Endpoint from = endpoints[side];
         Endpoint to = endpoints[1 - side];
-        listener.message(new Message(id, from.addressText, to.addressText, from.qpn < 0 ? null : from.qpn,
-                to.qpn, m.kind, transport, m.firstPsn, m.lastPsn, m.bytes, m.frames.toSortedList(), m.responseFrames.toList(),
+        listener.message(new Message(id, from.addressText, to.addressText, from.qpn < 0 ? null : from.qpnBoxed(),
+                to.qpn, m.kind, transport, m.firstPsn, m.lastPsn, m.bytes, m.frameList(), m.responseFrameList(),
                 m.hasCompletion ? Integer.valueOf(m.completionFrame) : null,
                 m.hasCompletion ? Long.valueOf(m.latencyNanos) : null, m.status, m.immediate, m.invalidatedRkey,
                 m.firstMissing || m.lastMissing || m.psnsMissing ? Boolean.TRUE : null));
@@ -205,12 +215,41 @@ final class Conversation {
 
     /** The slot of the ACK in {@code frame}, or -1 (never seen, or left the window). */
     private int findAckSlot(long frame) {
-        if (frame <= ackHighest) {
-            for (int n = 0, slot = (ackNext - 1 + ACK_SLOTS) % ACK_SLOTS; n < ackUsed;
-                    n++, slot = (slot - 1 + ACK_SLOTS) % ACK_SLOTS) {
-                if (ackFrame[slot] == frame) {
+        if (frame > ackHighest || ackUsed == 0) {
+            return -1;
+        }
+        int newest = (ackNext - 1 + ACK_SLOTS) % ACK_SLOTS;
+        if (ackFrame[newest] == frame) {
+            return newest; // the ACK being processed, completing another message
+        }
+        int oldest = (ackNext - ackUsed + ACK_SLOTS) % ACK_SLOTS;
+        if (ackFramesAscending) {
+            if (frame < ackFrame[oldest]) {
+                return -1; // left the window
+            }
+            // A window's frames are distinct (a slot is made only for a frame not found), so the bisection
+            // finds the one slot the scan below would.
+            int low = 0;
+            int high = ackUsed - 2;
+            while (low <= high) {
+                int mid = (low + high) >>> 1;
+                int slot = (oldest + mid) % ACK_SLOTS;
+                long f = ackFrame[slot];
+                if (f == frame) {
                     return slot;
                 }
+                if (f < frame) {
+                    low = mid + 1;
+                } else {
+                    high = mid - 1;
+                }
+            }
+            return -1;
+        }
+        for (int n = 1, slot = (newest - 1 + ACK_SLOTS) % ACK_SLOTS; n < ackUsed;
+                n++, slot = (slot - 1 + ACK_SLOTS) % ACK_SLOTS) {
+            if (ackFrame[slot] == frame) {
+                return slot;
             }
         }
         return -1;
@@ -234,6 +273,9 @@ final class Conversation {
             ackPsn[slot] = psn;
             ackNext = (ackNext + 1) % ACK_SLOTS;
             ackUsed++;
+            if (frame <= ackHighest) {
+                ackFramesAscending = false; // an ACK met out of frame order (a held response): scan from now on
+            }
             ackHighest = Math.max(ackHighest, frame);
         }
         ackCount[slot]++;

@@ -24,6 +24,18 @@ final class Endpoint {
         return 4_096L << code;
     }
 
+    /** {@link #qpn} boxed, made again only when the QPN changes: every message the side sends carries it. */
+    private Integer qpnBoxed;
+
+    Integer qpnBoxed() {
+        Integer boxed = qpnBoxed;
+        if (boxed == null || boxed != qpn) {
+            boxed = qpn;
+            qpnBoxed = boxed;
+        }
+        return boxed;
+    }
+
     /** The address as text, made once: every message of the conversation carries it. */
     final String addressText;
 

@@ -75,12 +75,10 @@ final class FrameNumbers {
      * added out of order is copied and sorted.
      */
     List<Integer> toSortedList() {
-        if (ascending) {
-            return toList();
+        if (ascending && size > 0) {
+            shared = true;
         }
-        int[] sorted = Arrays.copyOf(values, size);
-        Arrays.sort(sorted);
-        return new View(sorted, size);
+        return ascendingView(values, size, ascending);
     }
 
     /** An immutable list in the order added, sharing the array: a later add or clear copies it first. */
@@ -90,6 +88,78 @@ final class FrameNumbers {
         }
         shared = true;
         return new View(values, size);
+    }
+
+    /**
+     * {@code values[0..size)} as an immutable list in ascending order: a view of the array itself when
+     * {@code ascending} (the caller then owns the array no more: it copies before writing), else a sorted
+     * copy.
+     */
+    static List<Integer> ascendingView(int[] values, int size, boolean ascending) {
+        if (size == 0) {
+            return List.of();
+        }
+        if (ascending) {
+            return new View(values, size);
+        }
+        int[] sorted = Arrays.copyOf(values, size);
+        Arrays.sort(sorted);
+        return new View(sorted, size);
+    }
+
+    /**
+     * The high halves of {@code data[0]}, {@code data[stride]}, ... ({@code size} of them) as an immutable
+     * list: frame numbers packed with other fields, read in place (the owner copies before writing).
+     */
+    static List<Integer> highHalves(long[] data, int stride, int size) {
+        return size == 0 ? List.of() : new HighHalves(data, stride, size);
+    }
+
+    private static final class HighHalves extends AbstractList<Integer> implements RandomAccess {
+        private final long[] data;
+        private final int stride;
+        private final int size;
+
+        HighHalves(long[] data, int stride, int size) {
+            this.data = data;
+            this.stride = stride;
+            this.size = size;
+        }
+
+        @Override
+        public Integer get(int index) {
+            Objects.checkIndex(index, size);
+            return (int) (data[index * stride] >>> 32);
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
+    }
+
+    /** A one-frame list (most messages): boxed, like the others, only when read. */
+    static List<Integer> single(int frame) {
+        return new Single(frame);
+    }
+
+    private static final class Single extends AbstractList<Integer> implements RandomAccess {
+        private final int frame;
+
+        Single(int frame) {
+            this.frame = frame;
+        }
+
+        @Override
+        public Integer get(int index) {
+            Objects.checkIndex(index, 1);
+            return frame;
+        }
+
+        @Override
+        public int size() {
+            return 1;
+        }
     }
 
     private static final class View extends AbstractList<Integer> implements RandomAccess {

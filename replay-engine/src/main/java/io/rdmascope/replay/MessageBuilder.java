@@ -10,19 +10,28 @@ final class MessageBuilder {
     int lastPsn;
     /** Payload seen (each PSN once); for a READ the bytes returned so far. */
     long bytes;
-    final FrameNumbers frames = new FrameNumbers(2);
     /**
-     * The PSN, payload and time of each request frame, in step with {@code frames} (a message split or
-     * joined later needs them): primitive arrays, as one message is made per few frames on the hot path.
+     * The request frames in the order added, held in the builder itself rather than in list objects of
+     * their own: a finished message waits among the recent ones (late duplicates) long enough to leave
+     * the cache, and its hand-out then reads one object, not three. Each frame's number, PSN, payload and
+     * time (a message split or joined later needs them): the first frame's in fields while
+     * {@code frameData} is null (most messages have one frame); from the second frame on, every frame's
+     * in {@code frameData}, {@value #FRAME_STRIDE} longs a frame (number and PSN packed, payload, time),
+     * one array where four were.
      */
-    private int[] framePsn;
-    private long[] framePayload;
-    private long[] frameTime;
-    /** The first frame's, kept in fields: most messages have one frame, so the arrays come with the second. */
+    private int firstFrameNumber;
     private int firstFramePsn;
     private long firstFramePayload;
     private long firstFrameTime;
-    final FrameNumbers responseFrames = new FrameNumbers(0);
+    private long[] frameData;
+    private static final int FRAME_STRIDE = 3;
+    private int frameCount;
+    /** Frames were added in ascending order (the usual case: a late FIRST is rare), so no sort is needed. */
+    private boolean framesAscending = true;
+    /** {@code frameData} is also a handed-out list's array: copy before writing into it. */
+    private boolean framesShared;
+    /** Response frames, made with the first (most messages get none: an ACK is not listed as one). */
+    private FrameNumbers responseFrames;
     long firstTimeNanos;
     /** Time of the newest request frame (the ACK timer restarts with each transmission). */
     long lastRequestNanos;
@@ -77,70 +86,142 @@ final class MessageBuilder {
         this.firstPsn = firstPsn;
         this.lastPsn = lastPsn;
         this.newestPsn = firstPsn;
-        this.frames.add((int) firstFrame);
-        this.firstFramePsn = firstPsn;
-        this.firstFrameTime = firstTimeNanos;
+        append((int) firstFrame, firstPsn, 0, firstTimeNanos);
         this.firstTimeNanos = firstTimeNanos;
         this.lastRequestNanos = firstTimeNanos;
         this.readFromPsn = firstPsn;
     }
 
     void addFrame(long frame, long timeNanos, int psn, long payload) {
-        int i = frames.size();
-        frames.add((int) frame);
-        set(i, psn, payload, timeNanos);
+        append((int) frame, psn, payload, timeNanos);
         lastRequestNanos = Math.max(lastRequestNanos, timeNanos);
-        if (timeNanos < firstTimeNanos && frame < frames.get(0)) {
+        if (timeNanos < firstTimeNanos && frame < frameAt(0)) {
             firstTimeNanos = timeNanos;
         }
     }
 
-    private void set(int i, int psn, long payload, long time) {
-        if (i == 0) {
-            firstFramePsn = psn;
-            firstFramePayload = payload;
-            firstFrameTime = time;
-            return;
+    int frameCount() {
+        return frameCount;
+    }
+
+    private int frameAt(int i) {
+        if (i >= frameCount) {
+            throw new IndexOutOfBoundsException(i);
         }
-        if (framePsn == null || i > framePsn.length) {
-            int n = Math.max(i + 1, framePsn == null ? 4 : (framePsn.length + 1) * 2);
-            framePsn = framePsn == null ? new int[n] : java.util.Arrays.copyOf(framePsn, n);
-            framePayload = framePayload == null ? new long[n] : java.util.Arrays.copyOf(framePayload, n);
-            frameTime = frameTime == null ? new long[n] : java.util.Arrays.copyOf(frameTime, n);
-        }
-        framePsn[i - 1] = psn;
-        framePayload[i - 1] = payload;
-        frameTime[i - 1] = time;
+        return frameData == null ? firstFrameNumber : (int) (frameData[i * FRAME_STRIDE] >>> 32);
     }
 
     private int psnAt(int i) {
-        return i == 0 ? firstFramePsn : framePsn[i - 1];
+        return frameData == null ? firstFramePsn : (int) frameData[i * FRAME_STRIDE];
     }
 
     private long payloadAt(int i) {
-        return i == 0 ? firstFramePayload : framePayload[i - 1];
+        return frameData == null ? firstFramePayload : frameData[i * FRAME_STRIDE + 1];
     }
 
     private long timeAt(int i) {
-        return i == 0 ? firstFrameTime : frameTime[i - 1];
+        return frameData == null ? firstFrameTime : frameData[i * FRAME_STRIDE + 2];
+    }
+
+    private static long numberAndPsn(int frame, int psn) {
+        return (long) frame << 32 | (psn & 0xFFFF_FFFFL);
+    }
+
+    private void append(int frame, int psn, long payload, long time) {
+        if (frameCount > 0 && frame < frameAt(frameCount - 1)) {
+            framesAscending = false;
+        }
+        if (frameData == null && frameCount == 0) {
+            firstFrameNumber = frame;
+            firstFramePsn = psn;
+            firstFramePayload = payload;
+            firstFrameTime = time;
+            frameCount = 1;
+            return;
+        }
+        if (frameData == null || (frameCount + 1) * FRAME_STRIDE > frameData.length || framesShared) {
+            long[] grown = new long[Math.max(4, frameCount * 2) * FRAME_STRIDE];
+            if (frameData == null) {
+                grown[0] = numberAndPsn(firstFrameNumber, firstFramePsn);
+                grown[1] = firstFramePayload;
+                grown[2] = firstFrameTime;
+            } else {
+                System.arraycopy(frameData, 0, grown, 0, frameCount * FRAME_STRIDE);
+            }
+            frameData = grown;
+            framesShared = false;
+        }
+        int at = frameCount * FRAME_STRIDE;
+        frameData[at] = numberAndPsn(frame, psn);
+        frameData[at + 1] = payload;
+        frameData[at + 2] = time;
+        frameCount++;
+    }
+
+    private void clearFrames() {
+        if (framesShared) {
+            frameData = null;
+            framesShared = false;
+        }
+        frameCount = 0;
+        framesAscending = true;
+    }
+
+    /**
+     * The request frames as the immutable list a {@link Message} carries, in capture order (a late
+     * FIRST joins after later PSNs' frames): frames added in order are handed out sharing the array
+     * (a later add copies it first), only a list added out of order is copied and sorted.
+     */
+    java.util.List<Integer> frameList() {
+        if (frameData == null) {
+            return frameCount == 0 ? java.util.List.of() : FrameNumbers.single(firstFrameNumber);
+        }
+        if (framesAscending) {
+            if (frameCount > 0) {
+                framesShared = true;
+            }
+            return FrameNumbers.highHalves(frameData, FRAME_STRIDE, frameCount);
+        }
+        int[] sorted = new int[frameCount];
+        for (int i = 0; i < frameCount; i++) {
+            sorted[i] = frameAt(i);
+        }
+        java.util.Arrays.sort(sorted);
+        return FrameNumbers.ascendingView(sorted, frameCount, true);
+    }
+
+    void addResponseFrame(int frame) {
+        if (responseFrames == null) {
+            responseFrames = new FrameNumbers(0);
+        }
+        responseFrames.add(frame);
+    }
+
+    /** The response frames in the order added, as the immutable list a {@link Message} carries. */
+    java.util.List<Integer> responseFrameList() {
+        return responseFrames == null ? java.util.List.of() : responseFrames.toList();
     }
 
     /** The payload of the first frame (the constructor knows only its PSN and time). */
     void firstPayload(long payload) {
-        firstFramePayload = payload;
+        if (frameData == null) {
+            firstFramePayload = payload;
+        } else {
+            frameData[1] = payload; // not a frame number: a handed-out list does not see it
+        }
     }
 
     /** Appends every frame of {@code other}. */
     void appendFrames(MessageBuilder other) {
-        for (int i = 0; i < other.frames.size(); i++) {
-            addFrame(other.frames.get(i), other.timeAt(i), other.psnAt(i), other.payloadAt(i));
+        for (int i = 0; i < other.frameCount; i++) {
+            addFrame(other.frameAt(i), other.timeAt(i), other.psnAt(i), other.payloadAt(i));
         }
     }
 
     /** Moves the frames carrying PSNs after {@code psn} into {@code tail} (which starts empty). */
     void moveFramesAfter(int psn, MessageBuilder tail) {
-        tail.frames.clear();
-        int n = frames.size();
+        tail.clearFrames();
+        int n = frameCount;
         int[] psns = new int[n];
         long[] payloads = new long[n];
         long[] times = new long[n];
@@ -151,14 +232,12 @@ final class MessageBuilder {
         }
         int[] all = new int[n];
         for (int i = 0; i < n; i++) {
-            all[i] = frames.get(i);
+            all[i] = frameAt(i);
         }
-        frames.clear();
+        clearFrames();
         for (int i = 0; i < n; i++) {
             MessageBuilder to = psns[i] >= 0 && Psn.diff(psns[i], psn) > 0 ? tail : this;
-            int j = to.frames.size();
-            to.frames.add(all[i]);
-            to.set(j, psns[i], payloads[i], times[i]);
+            to.append(all[i], psns[i], payloads[i], times[i]);
         }
     }
 
@@ -166,7 +245,7 @@ final class MessageBuilder {
     int lowestPsn(int fallback) {
         int lowest = fallback;
         boolean any = false;
-        for (int i = 0; i < frames.size(); i++) {
+        for (int i = 0; i < frameCount; i++) {
             int p = psnAt(i);
             if (p >= 0 && (!any || Psn.diff(p, lowest) < 0)) {
                 lowest = p;
@@ -178,7 +257,7 @@ final class MessageBuilder {
 
     long earliestFrameNanos() {
         long t = Long.MAX_VALUE;
-        for (int i = 0; i < frames.size(); i++) {
+        for (int i = 0; i < frameCount; i++) {
             t = Math.min(t, timeAt(i));
         }
         return t;
@@ -186,7 +265,7 @@ final class MessageBuilder {
 
     long latestFrameNanos() {
         long t = Long.MIN_VALUE;
-        for (int i = 0; i < frames.size(); i++) {
+        for (int i = 0; i < frameCount; i++) {
             t = Math.max(t, timeAt(i));
         }
         return t;
@@ -195,7 +274,7 @@ final class MessageBuilder {
     /** Payload its captured frames carry, each PSN once. */
     long distinctBytes() {
         long total = 0;
-        for (int i = 0; i < frames.size(); i++) {
+        for (int i = 0; i < frameCount; i++) {
             boolean repeat = false;
             for (int j = 0; j < i && !repeat; j++) {
                 repeat = psnAt(j) == psnAt(i);
@@ -259,6 +338,10 @@ final class MessageBuilder {
     }
 
     long firstFrame() {
-        return frames.min();
+        int lowest = Integer.MAX_VALUE;
+        for (int i = 0; i < frameCount; i++) {
+            lowest = Math.min(lowest, frameAt(i));
+        }
+        return lowest;
     }
 }

@@ -33,4 +33,35 @@ class TimeSeriesTest {
         assertEquals(3, s.bytes().length);
         assertEquals(20, s.bytes()[2]);
     }
+
+    @Test
+    void everyByteLandsInTheBucketItsOffsetDividedByTheFinalWidthNames() {
+        // The index is computed as (offset / 1000) >>> widenings, not offset / width: the two must agree on
+        // every offset, including ones just below and at a bucket boundary, after any number of widenings.
+        java.util.Random random = new java.util.Random(18);
+        for (int run = 0; run < 20; run++) {
+            TimeSeries t = new TimeSeries();
+            long start = 1_000_000L + random.nextInt(1_000);
+            long span = 1L << (10 + random.nextInt(40));
+            long[] times = new long[2_000];
+            long[] bytes = new long[times.length];
+            t.add(start, 1);
+            for (int i = 0; i < times.length; i++) {
+                long offset = Math.floorMod(random.nextLong(), span);
+                if (i % 3 == 0) {
+                    offset = Math.max(0, offset - offset % 1_000 - (i % 2)); // at and just below a boundary
+                }
+                times[i] = start + offset;
+                bytes[i] = 1 + random.nextInt(100);
+                t.add(times[i], bytes[i]);
+            }
+            Flow.Series s = t.snapshot();
+            long[] expected = new long[s.bytes().length];
+            expected[0] += 1;
+            for (int i = 0; i < times.length; i++) {
+                expected[(int) ((times[i] - start) / s.bucketNanos())] += bytes[i];
+            }
+            assertEquals(Arrays.toString(expected), Arrays.toString(s.bytes()), "span " + span);
+        }
+    }
 }
