@@ -393,17 +393,44 @@ public final class Correlation {
     }
 
     /**
+     * The responder's think time for one message: from the request packet its response answers arriving to
+     * the first packet of that response leaving (docs/correlate.md, "Think time"). {@code requestAt} and
+     * {@code responseAt} are the points it was read at: the point nearest the responder that saw the request,
+     * and the one nearest it that saw the response. When both are the responder's host capture, {@code ns} is
+     * the think time exactly, on that host's clock ({@code boundNs} 0); a point further out adds the fabric
+     * between it and the responder. When they differ, the response's time is put on the request point's clock
+     * with their offset, and the true value lies within {@code ns ± boundNs} (the offset's bound).
+     * {@code fabricNs}: the round trip of the same two packets at {@code fabricAt} (the point nearest the
+     * requester that saw both, on its own clock) minus {@code ns}: the time the fabric between those points
+     * took, both ways; null when no other point saw both.
+     */
+    public record ThinkTime(long ns, long boundNs, String requestAt, String responseAt, Long fabricNs,
+                            String fabricAt) {
+    }
+
+    /**
      * A message of the first point's replay: the one-way delays of its first packet between every two
-     * points that both saw that packet once and whose clock offset is known, and the shortest turnaround
-     * (first packet to completion) any point saw, or null.
+     * points that both saw that packet once and whose clock offset is known, the shortest turnaround
+     * (first packet to completion) any point saw, or null, and the responder's think time, or null.
      */
     public record MessageDelay(String conversation, MessageKind kind, int firstPsn, long frame, List<Hop> delays,
-                               Turnaround turnaround) {
+                               Turnaround turnaround, ThinkTime thinkTime) {
+    }
+
+    /**
+     * Per conversation of the first point's replay, the think times of its messages ({@link ThinkTime}) and the
+     * fabric times beside them: how many, min, median, max. {@code maxBoundNs} is the widest bound among the
+     * think times (0 when every one was read on one clock); the fabric figures are null when none was measured.
+     */
+    public record ConversationThinkTime(String conversation, long messages, long minNs, long medianNs, long maxNs,
+                                        long maxBoundNs, long fabricMessages, Long fabricMinNs, Long fabricMedianNs,
+                                        Long fabricMaxNs) {
     }
 
     /** The whole account. */
     public record Result(List<String> vantagePoints, Counts packets, List<ClockOffset> clockOffsets,
-                         List<Delay> oneWayDelays, List<Loss> lost, List<MessageDelay> messages) {
+                         List<Delay> oneWayDelays, List<Loss> lost, List<MessageDelay> messages,
+                         List<ConversationThinkTime> thinkTimes) {
     }
 
     /** Correlates everything fed so far, without per-message delays. */
@@ -459,8 +486,9 @@ public final class Correlation {
             frames.add(framesRead[p]);
             seen.add(perPoint[p]);
         }
-        return new Result(names, new Counts(frames, seen, packetCount, multi), offsets, delays, lost,
-                messageDelays(firstPointMessages, timings));
+        List<MessageDelay> messages = messageDelays(firstPointMessages, timings, upstream);
+        return new Result(names, new Counts(frames, seen, packetCount, multi), offsets, delays, lost, messages,
+                thinkTimes(messages));
     }
 
     /** The number of the packet frame {@code frame} of the first point carried, or -1. */
@@ -468,7 +496,7 @@ public final class Correlation {
         return frame > 0 && frame < firstPointPacket.length ? firstPointPacket[(int) frame] - 1 : -1;
     }
 
-    private List<MessageDelay> messageDelays(List<Message> messages, PairTiming[][] timings) {
+    private List<MessageDelay> messageDelays(List<Message> messages, PairTiming[][] timings, boolean[][][] upstream) {
         List<MessageDelay> out = new ArrayList<>();
         int n = names.size();
         for (Message m : messages) {
@@ -495,7 +523,8 @@ public final class Correlation {
                     }
                 }
             }
-            out.add(new MessageDelay(m.conversation(), m.kind(), m.firstPsn(), frame, hops, turnaround(s, m)));
+            out.add(new MessageDelay(m.conversation(), m.kind(), m.firstPsn(), frame, hops, turnaround(s, m),
+                    thinkTime(m, timings, upstream)));
         }
         return out;
     }
@@ -684,6 +713,209 @@ public final class Correlation {
             }
         }
         return best;
+    }
+
+    /**
+     * The responder's think time for message {@code m} ({@link ThinkTime}). The request packet answered is the
+     * latest copy of the message's last request packet (the highest PSN or TCP sequence among its request
+     * frames: a READ's or atomic's request, a SEND's or WRITE's last packet) seen before the completion; the
+     * response is the first of the message's response packets (its READ responses, atomic acknowledge, or the
+     * ACK completing it) after that request. Each is read at the point nearest the responder that saw it once
+     * (in its direction's order of points; where the order is unknown, the point that saw both with the
+     * shortest gap, as the turnaround is judged). Null when no point saw both, or the two points' offset is
+     * unknown.
+     */
+    private ThinkTime thinkTime(Message m, PairTiming[][] timings, boolean[][][] upstream) {
+        int completion = m.completionFrame() == null ? -1 : firstPointPacket((long) m.completionFrame());
+        if (completion < 0) {
+            return null;
+        }
+        int[] requests = lastRequestPackets(m);
+        int[] responses = responsePackets(m, completion);
+        if (requests.length == 0) {
+            return null;
+        }
+        int n = names.size();
+        int[] request = new int[n];   // per point: the answered request copy it saw, or -1
+        int[] response = new int[n];  // per point: the first response it saw after that request, or -1
+        for (int p = 0; p < n; p++) {
+            long until = copies[p][completion] == 1 ? firstTime[p][completion] : Long.MAX_VALUE;
+            request[p] = latestSeenOnce(p, requests, until);
+            response[p] = request[p] < 0 ? earliestSeenOnce(p, responses, Long.MIN_VALUE)
+                    : earliestSeenOnce(p, responses, firstTime[p][request[p]]);
+        }
+        boolean[][] requestOrder = upstream[dirText[pDirection[requests[0]]]];
+        boolean[][] responseOrder = upstream[dirText[pDirection[completion]]];
+        int at = nearestResponder(request, requestOrder, true);
+        int from = nearestResponder(response, responseOrder, false);
+        if (at < 0 || from < 0 || requestOrder == null || responseOrder == null) {
+            return oneClockThinkTime(request, response);
+        }
+        if (response[at] >= 0 && (from == at || !nearer(responseOrder, from, at, false))) {
+            from = at; // the request's point saw the response too, and none nearer the responder did
+        }
+        long ns;
+        long bound;
+        if (from == at) {
+            ns = firstTime[at][response[at]] - firstTime[at][request[at]];
+            bound = 0;
+        } else {
+            ClockOffset o = timings[Math.min(at, from)][Math.max(at, from)].offset();
+            if (o.offsetNs() == null) {
+                return oneClockThinkTime(request, response);
+            }
+            // θ is the higher-numbered point's clock minus the lower's, read at the lower's time.
+            long requestTime = firstTime[at][request[at]];
+            long requestOnResponseClock = at < from ? requestTime + o.at(requestTime) : requestTime - o.at(requestTime
+                    - o.offsetNs());
+            // The first response after this request, as the response's point saw it (not one answering an earlier copy).
+            int answer = earliestSeenOnce(from, responses, requestOnResponseClock);
+            if (answer < 0) {
+                return oneClockThinkTime(request, response);
+            }
+            response[from] = answer;
+            ns = firstTime[from][answer] - requestOnResponseClock;
+            bound = o.boundNs();
+        }
+        return withFabric(ns, bound, at, from, request[at], response[from], requestOrder);
+    }
+
+    /** Think time read at the one point that saw both packets with the shortest gap; null when none did. */
+    private ThinkTime oneClockThinkTime(int[] request, int[] response) {
+        int best = -1;
+        for (int p = 0; p < request.length; p++) {
+            if (request[p] >= 0 && response[p] >= 0 && (best < 0 || gap(p, request[p], response[p])
+                    < gap(best, request[best], response[best]))) {
+                best = p;
+            }
+        }
+        return best < 0 ? null : withFabric(gap(best, request[best], response[best]), 0, best, best, request[best],
+                response[best], null);
+    }
+
+    private long gap(int point, int request, int response) {
+        return firstTime[point][response] - firstTime[point][request];
+    }
+
+    /**
+     * The think time with the fabric time beside it: the same two packets' gap at the point nearest the requester
+     * that saw both once (other than the points the think time was read at), minus the think time.
+     */
+    private ThinkTime withFabric(long ns, long bound, int at, int from, int request, int response,
+                                 boolean[][] requestOrder) {
+        int fabricAt = -1;
+        for (int p = 0; p < names.size(); p++) {
+            if (p == at || p == from || copies[p][request] != 1 || copies[p][response] != 1) {
+                continue;
+            }
+            if (fabricAt < 0 || requestOrder != null && requestOrder[p][fabricAt]) {
+                fabricAt = p;
+            }
+        }
+        Long fabric = fabricAt < 0 ? null : gap(fabricAt, request, response) - ns;
+        return new ThinkTime(ns, bound, names.get(at), names.get(from), fabric,
+                fabricAt < 0 ? null : names.get(fabricAt));
+    }
+
+    /**
+     * Among the points that saw their packet ({@code seen[p] >= 0}), the one nearest the responder: last on the
+     * request direction's path ({@code onRequestPath}), first on the response's. -1 when none saw it.
+     */
+    private static int nearestResponder(int[] seen, boolean[][] order, boolean onRequestPath) {
+        int best = -1;
+        for (int p = 0; p < seen.length; p++) {
+            if (seen[p] >= 0 && (best < 0 || order != null && nearer(order, p, best, onRequestPath))) {
+                best = p;
+            }
+        }
+        return best;
+    }
+
+    /** Whether point p is nearer the responder than q: after it on a request's path, before it on a response's. */
+    private static boolean nearer(boolean[][] order, int p, int q, boolean onRequestPath) {
+        return onRequestPath ? order[q][p] : order[p][q];
+    }
+
+    /** The packets of the message's request frames at its highest PSN (TCP sequence for iWARP): every copy. */
+    private int[] lastRequestPackets(Message m) {
+        int first = -1;
+        long highest = -1;
+        int[] out = new int[m.frames().size()];
+        int count = 0;
+        for (int frame : m.frames()) {
+            int s = firstPointPacket(frame);
+            if (s < 0) {
+                continue;
+            }
+            first = first < 0 ? s : first;
+            long offset = (pPsn[s] - pPsn[first]) & (isIwarp(s) ? 0xFFFF_FFFFL : 0xFF_FFFFL);
+            if (offset > highest) {
+                highest = offset;
+                count = 0;
+            }
+            if (offset == highest) {
+                out[count++] = s;
+            }
+        }
+        return Arrays.copyOf(out, count);
+    }
+
+    /** The packets of the message's response frames and of its completion. */
+    private int[] responsePackets(Message m, int completion) {
+        int[] out = new int[m.responseFrames().size() + 1];
+        int count = 0;
+        for (int frame : m.responseFrames()) {
+            int s = firstPointPacket(frame);
+            if (s >= 0) {
+                out[count++] = s;
+            }
+        }
+        out[count++] = completion;
+        return Arrays.copyOf(out, count);
+    }
+
+    /** The packet among {@code candidates} point p saw once, latest no later than {@code until}; -1 when none. */
+    private int latestSeenOnce(int p, int[] candidates, long until) {
+        int best = -1;
+        for (int s : candidates) {
+            if (copies[p][s] == 1 && firstTime[p][s] <= until && (best < 0 || firstTime[p][s] > firstTime[p][best])) {
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    /** The packet among {@code candidates} point p saw once, earliest no sooner than {@code after}; -1 when none. */
+    private int earliestSeenOnce(int p, int[] candidates, long after) {
+        int best = -1;
+        for (int s : candidates) {
+            if (copies[p][s] == 1 && firstTime[p][s] >= after && (best < 0 || firstTime[p][s] < firstTime[p][best])) {
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    /** Per conversation (in order of its first message), its messages' think and fabric times: count, min, median, max. */
+    private static List<ConversationThinkTime> thinkTimes(List<MessageDelay> messages) {
+        Map<String, List<ThinkTime>> byConversation = new java.util.LinkedHashMap<>();
+        for (MessageDelay m : messages) {
+            if (m.thinkTime() != null) {
+                byConversation.computeIfAbsent(m.conversation(), k -> new ArrayList<>()).add(m.thinkTime());
+            }
+        }
+        List<ConversationThinkTime> out = new ArrayList<>();
+        byConversation.forEach((conversation, times) -> {
+            long[] think = times.stream().mapToLong(ThinkTime::ns).sorted().toArray();
+            long[] fabric = times.stream().filter(t -> t.fabricNs() != null).mapToLong(ThinkTime::fabricNs).sorted()
+                    .toArray();
+            long maxBound = times.stream().mapToLong(ThinkTime::boundNs).max().orElse(0);
+            boolean anyFabric = fabric.length > 0;
+            out.add(new ConversationThinkTime(conversation, think.length, think[0], think[think.length / 2],
+                    think[think.length - 1], maxBound, fabric.length, anyFabric ? fabric[0] : null,
+                    anyFabric ? fabric[fabric.length / 2] : null, anyFabric ? fabric[fabric.length - 1] : null));
+        });
+        return out;
     }
 
     /** Copies one point saw and the next point downstream did not, for every direction whose order is known. */
