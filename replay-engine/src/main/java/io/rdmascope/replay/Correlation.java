@@ -22,7 +22,9 @@ import java.util.zip.CRC32C;
  * change, payload included). A resent packet carries the same bytes, so identical packets are told
  * apart by order: the k-th copy at one point is the k-th at another. A TCP segment of an iWARP connection is
  * the same segment when its addresses, ports, sequence number and bytes agree ({@link #identifyIwarp}); a TCP
- * retransmission is another copy of it.
+ * retransmission is another copy of it. A segment one point saw whole and another saw cut by segmentation
+ * offload is matched by its pieces: their sequence ranges tile its range and their FPDUs' MPA CRCs are its
+ * own ({@link #foldSplitSegments}).
  *
  * <p><b>Clock offsets.</b> For points A and B, θ is B's clock minus A's. A packet going from A's side
  * to B's side arrives at B after it passed A: {@code tB − tA = θ + d} with {@code d ≥ 0}, so θ is at
@@ -75,6 +77,16 @@ public final class Correlation {
     private int[] pPsn = new int[INITIAL_CAPACITY];
     private int[] pOpcode = new int[INITIAL_CAPACITY];
     private long[] pIcrc = new long[INITIAL_CAPACITY];
+    /**
+     * Per iWARP segment with payload, as first sighted: the sum of a hash of every FPDU ending inside it (its end
+     * sequence number, length and MPA CRC). The pieces of a segment cut by segmentation offload sum to the
+     * whole's ({@link #foldSplitSegments}).
+     */
+    private long[] pFpdus = new long[INITIAL_CAPACITY];
+    /** Per packet: the segment it is a piece of ({@link #foldSplitSegments}), or -1. */
+    private int[] pieceOf = new int[0];
+    /** Per packet: the points at which it was seen only as pieces (bit per point), folded into it. */
+    private long[] foldedAt = new long[0];
     private int[] slots = new int[2 * INITIAL_CAPACITY]; // packet number + 1, 0 empty; at most half full
     /**
      * Per point, per packet: copies seen, the first copy's time and the last copy's frame. Nothing else of a
@@ -155,9 +167,32 @@ public final class Correlation {
             // before this one (a point that missed one completes none), and the identity must not.
             opcode = IWARP_SEGMENT;
         }
+        int fresh = packetCount;
         int number = packet(direction, ports, f.seq(), opcode, key);
+        if (number == fresh && opcode == IWARP_SEGMENT) {
+            pFpdus[number] = fpduSum(f);
+        }
         sighted(point, number, d.frame().timeNanos(), d.frame().number());
         return number;
+    }
+
+    /**
+     * The sum of a hash of each FPDU of this segment's direction whose last byte lies in it: its end sequence
+     * number, length and MPA CRC as on the wire (RFC 5044 §4.1: the CRC covers the whole FPDU, so two points
+     * that framed the same FPDU agree on it whatever segments carried it). 0 when none ends in it.
+     */
+    private static long fpduSum(IwarpFrame f) {
+        long sum = 0;
+        long start = f.seq() & 0xFFFF_FFFFL;
+        for (int i = 0; i < f.pduCount(); i++) {
+            io.rdmascope.proto.iwarp.IwarpPdu pdu = f.pdu(i);
+            long end = (pdu.endSeq() - f.seq()) & 0xFFFF_FFFFL; // bytes from the segment's start to the FPDU's end
+            if (pdu.direction() != f.direction() || end == 0 || end > f.payloadLength()) {
+                continue;
+            }
+            sum += mix(((start + end) << 32 | pdu.crcOnWire() & 0xFFFF_FFFFL) * 31 + pdu.rawLength());
+        }
+        return sum;
     }
 
     /** Opcodes of iWARP segments, above the 8-bit BTH opcodes: without payload, with payload. */
@@ -266,6 +301,7 @@ public final class Correlation {
         pPsn = Arrays.copyOf(pPsn, size);
         pOpcode = Arrays.copyOf(pOpcode, size);
         pIcrc = Arrays.copyOf(pIcrc, size);
+        pFpdus = Arrays.copyOf(pFpdus, size);
         for (int p = 0; p < names.size(); p++) {
             copies[p] = Arrays.copyOf(copies[p], size);
             firstTime[p] = Arrays.copyOf(firstTime[p], size);
@@ -443,16 +479,21 @@ public final class Correlation {
      * numbers they name) get their one-way delays.
      */
     public Result result(List<Message> firstPointMessages) {
+        foldSplitSegments();
         int n = names.size();
         long[] perPoint = new long[n];
         long multi = 0;
+        long distinct = 0;
         for (int i = 0; i < packetCount; i++) {
             int seenAt = 0;
             for (int p = 0; p < n; p++) {
-                perPoint[p] += copies[p][i];
+                perPoint[p] += (foldedAt[i] >>> p & 1) != 0 ? 0 : copies[p][i]; // frames, not the pieces' whole
                 seenAt += copies[p][i] > 0 ? 1 : 0;
             }
-            multi += seenAt >= 2 ? 1 : 0;
+            if (pieceOf[i] < 0) {
+                distinct++;
+                multi += seenAt >= 2 ? 1 : 0;
+            }
         }
         int[] reverse = new int[texts.size()];
         for (int d = 0; d < reverse.length; d++) {
@@ -467,7 +508,7 @@ public final class Correlation {
             for (int b = a + 1; b < n; b++) {
                 int shared = 0;
                 for (int i = 0; i < packetCount; i++) {
-                    if (copies[a][i] == 1 && copies[b][i] == 1) {
+                    if (copies[a][i] == 1 && copies[b][i] == 1 && pieceOf[i] < 0) {
                         both[shared++] = i;
                     }
                 }
@@ -487,13 +528,112 @@ public final class Correlation {
             seen.add(perPoint[p]);
         }
         List<MessageDelay> messages = messageDelays(firstPointMessages, timings, upstream);
-        return new Result(names, new Counts(frames, seen, packetCount, multi), offsets, delays, lost, messages,
+        return new Result(names, new Counts(frames, seen, distinct, multi), offsets, delays, lost, messages,
                 thinkTimes(messages));
     }
 
     /** The number of the packet frame {@code frame} of the first point carried, or -1. */
     private int firstPointPacket(long frame) {
-        return frame > 0 && frame < firstPointPacket.length ? firstPointPacket[(int) frame] - 1 : -1;
+        int number = frame > 0 && frame < firstPointPacket.length ? firstPointPacket[(int) frame] - 1 : -1;
+        return number < 0 ? -1 : whole(number);
+    }
+
+    /**
+     * The packet a sighting of packet {@code number} counts as: the whole segment when it is a piece of one that
+     * segmentation offload cut ({@link #foldSplitSegments}, once {@link #result} has run), itself otherwise.
+     */
+    int whole(int number) {
+        return number < pieceOf.length && pieceOf[number] >= 0 ? pieceOf[number] : number;
+    }
+
+    /**
+     * Segments one point saw whole and another saw cut in pieces (TCP segmentation offload: the sender's host
+     * captures a 64 KB segment before its NIC cuts it into MSS-sized ones, which a switch or the receiver
+     * sees; docs/correlate.md, "Split segments"). For each iWARP segment with payload and each point that did
+     * not see it, the segments that point saw which tile its sequence range exactly, two or more, starting at
+     * its first byte, whose FPDUs' hashes sum to its own (the same FPDUs, CRCs included) and whose first piece
+     * starts with its first bytes, become its pieces: the point saw the segment, at the time of the piece with
+     * its first byte (the time one-way delays and clock offsets read) and the frame of the piece with its
+     * last. The pieces are no packets of their own any more (not distinct, not lost, not timed).
+     */
+    private void foldSplitSegments() {
+        int already = pieceOf.length;
+        pieceOf = Arrays.copyOf(pieceOf, packetCount);
+        foldedAt = Arrays.copyOf(foldedAt, packetCount);
+        Arrays.fill(pieceOf, already, packetCount, -1);
+        int n = names.size();
+        if (n > Long.SIZE) {
+            return; // which points saw a whole by its pieces is a bit per point
+        }
+        Map<Long, List<Integer>> streams = new HashMap<>(); // per direction of traffic and ports
+        for (int i = 0; i < packetCount; i++) {
+            if (pOpcode[i] == IWARP_SEGMENT && pieceOf[i] < 0) {
+                streams.computeIfAbsent((long) pDirection[i] << 32 | (pQp[i] & 0xFFFF_FFFFL), k -> new ArrayList<>())
+                        .add(i);
+            }
+        }
+        for (List<Integer> segments : streams.values()) {
+            if (segments.size() < 3) {
+                continue; // a whole and two pieces at least
+            }
+            // By sequence number (a stream shorter than 4 GB: no wrap), the longest first: a whole before its first piece.
+            segments.sort(java.util.Comparator.comparingLong((Integer i) -> pPsn[i] & 0xFFFF_FFFFL)
+                    .thenComparingLong(i -> -segmentLength(i)));
+            for (int k = 0; k < segments.size(); k++) {
+                int whole = segments.get(k);
+                for (int p = 0; p < n && pieceOf[whole] < 0; p++) {
+                    if (copies[p][whole] == 0) {
+                        fold(whole, p, segments, k + 1);
+                    }
+                }
+            }
+        }
+    }
+
+    /** An iWARP segment's payload bytes (its identity's key holds them above its first bytes' CRC). */
+    private long segmentLength(int segment) {
+        return pIcrc[segment] >>> 32;
+    }
+
+    /** Folds the segments {@code point} saw that tile {@code whole} into it, when they do (see {@link #foldSplitSegments}). */
+    private void fold(int whole, int point, List<Integer> segments, int from) {
+        long start = pPsn[whole] & 0xFFFF_FFFFL;
+        long end = start + segmentLength(whole);
+        long at = start;
+        long sum = 0;
+        int[] pieces = new int[8];
+        int count = 0;
+        int fewestCopies = Integer.MAX_VALUE;
+        for (int j = from; j < segments.size() && at < end; j++) {
+            int s = segments.get(j);
+            long seq = pPsn[s] & 0xFFFF_FFFFL;
+            if (seq > at) {
+                break; // a hole: that point did not see every byte
+            }
+            if (seq < at || copies[point][s] == 0 || pieceOf[s] >= 0 && pieceOf[s] != whole
+                    || seq + segmentLength(s) > end) {
+                continue;
+            }
+            if (count == pieces.length) {
+                pieces = Arrays.copyOf(pieces, count * 2);
+            }
+            pieces[count++] = s;
+            sum += pFpdus[s];
+            at += segmentLength(s);
+            fewestCopies = Math.min(fewestCopies, copies[point][s]);
+        }
+        int first = pieces[0];
+        if (at != end || count < 2 || pFpdus[whole] == 0 || sum != pFpdus[whole]
+                || segmentLength(first) >= IWARP_HASHED_BYTES && (int) pIcrc[first] != (int) pIcrc[whole]) {
+            return;
+        }
+        for (int k = 0; k < count; k++) {
+            pieceOf[pieces[k]] = whole;
+        }
+        copies[point][whole] = fewestCopies;
+        firstTime[point][whole] = firstTime[point][first];
+        lastFrame[point][whole] = lastFrame[point][pieces[count - 1]];
+        foldedAt[whole] |= 1L << point;
     }
 
     private List<MessageDelay> messageDelays(List<Message> messages, PairTiming[][] timings, boolean[][][] upstream) {
@@ -925,7 +1065,7 @@ public final class Correlation {
         for (int i = 0; i < packetCount; i++) {
             int direction = dirText[pDirection[i]];
             boolean[][] before = upstream[direction];
-            if (before == null) {
+            if (before == null || pieceOf[i] >= 0) {
                 continue;
             }
             for (int a = 0; a < n; a++) {
