@@ -87,6 +87,8 @@ public final class Correlation {
     private int[] pieceOf = new int[0];
     /** Per packet: the points at which it was seen only as pieces (bit per point), folded into it. */
     private long[] foldedAt = new long[0];
+    /** (whole × 64 + point) → the time of the piece with its last byte, for wholes a point saw in pieces. */
+    private final Map<Long, Long> lastPieceTime = new HashMap<>();
     private int[] slots = new int[2 * INITIAL_CAPACITY]; // packet number + 1, 0 empty; at most half full
     /**
      * Per point, per packet: copies seen, the first copy's time and the last copy's frame. Nothing else of a
@@ -634,6 +636,7 @@ public final class Correlation {
         firstTime[point][whole] = firstTime[point][first];
         lastFrame[point][whole] = lastFrame[point][pieces[count - 1]];
         foldedAt[whole] |= 1L << point;
+        lastPieceTime.put((long) whole * Long.SIZE + point, firstTime[point][pieces[count - 1]]);
     }
 
     private List<MessageDelay> messageDelays(List<Message> messages, PairTiming[][] timings, boolean[][][] upstream) {
@@ -882,7 +885,7 @@ public final class Correlation {
             long until = copies[p][completion] == 1 ? firstTime[p][completion] : Long.MAX_VALUE;
             request[p] = latestSeenOnce(p, requests, until);
             response[p] = request[p] < 0 ? earliestSeenOnce(p, responses, Long.MIN_VALUE)
-                    : earliestSeenOnce(p, responses, firstTime[p][request[p]]);
+                    : earliestSeenOnce(p, responses, lastByteTime(p, request[p]));
         }
         boolean[][] requestOrder = upstream[dirText[pDirection[requests[0]]]];
         boolean[][] responseOrder = upstream[dirText[pDirection[completion]]];
@@ -897,7 +900,7 @@ public final class Correlation {
         long ns;
         long bound;
         if (from == at) {
-            ns = firstTime[at][response[at]] - firstTime[at][request[at]];
+            ns = gap(at, request[at], response[at]);
             bound = 0;
         } else {
             ClockOffset o = timings[Math.min(at, from)][Math.max(at, from)].offset();
@@ -905,7 +908,7 @@ public final class Correlation {
                 return oneClockThinkTime(request, response);
             }
             // θ is the higher-numbered point's clock minus the lower's, read at the lower's time.
-            long requestTime = firstTime[at][request[at]];
+            long requestTime = lastByteTime(at, request[at]);
             long requestOnResponseClock = at < from ? requestTime + o.at(requestTime) : requestTime - o.at(requestTime
                     - o.offsetNs());
             // The first response after this request, as the response's point saw it (not one answering an earlier copy).
@@ -933,8 +936,18 @@ public final class Correlation {
                 response[best], null);
     }
 
+    /** From the request's last byte to the response's first at one point, on its clock. */
     private long gap(int point, int request, int response) {
-        return firstTime[point][response] - firstTime[point][request];
+        return firstTime[point][response] - lastByteTime(point, request);
+    }
+
+    /**
+     * When point p saw the last byte of packet {@code number}: its time, or for a segment it saw in pieces the
+     * piece with the last byte's (a request is complete, and can be answered, only then).
+     */
+    private long lastByteTime(int p, int number) {
+        Long piece = lastPieceTime.get((long) number * Long.SIZE + p);
+        return piece == null ? firstTime[p][number] : piece;
     }
 
     /**

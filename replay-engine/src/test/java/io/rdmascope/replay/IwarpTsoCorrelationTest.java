@@ -94,6 +94,53 @@ class IwarpTsoCorrelationTest {
     }
 
     @Test
+    void thinkTimeRunsFromTheRequestsLastByteAtTheSwitch() {
+        for (long seed : SEEDS) {
+            IwarpTsoScenario.Run run = IwarpTsoScenario.generate(seed);
+            Correlation c = new Correlation(List.of("host", "switch"));
+            ReplayResult host = new ReplayResult();
+            feed(c, 0, frames(run.host()), host);
+            feed(c, 1, frames(run.atSwitch()), null);
+            Correlation.Result r = c.result(host.finish().messages());
+            // Per switch frame: whether it ends a host segment (its last piece), and whether the host sent it.
+            int n = run.atSwitch().size();
+            boolean[] lastPiece = new boolean[n + 1];
+            boolean[] fromHost = new boolean[n + 1];
+            for (IwarpTsoScenario.Segment s : run.truth().segments()) {
+                for (int f : s.switchFrames()) {
+                    fromHost[f] = s.fromHost();
+                }
+                lastPiece[s.switchFrames().get(s.switchFrames().size() - 1)] = true;
+            }
+            int checked = 0;
+            for (Correlation.MessageDelay m : r.messages()) {
+                Correlation.ThinkTime think = m.thinkTime();
+                assertNotNull(think, "seed " + seed + ": " + m);
+                assertEquals("switch", think.requestAt(), m.toString());
+                assertEquals("switch", think.responseAt(), m.toString());
+                // The request's last piece and the first of the responder's frames after it, nothing of the host's
+                // between: a whole read at its first byte would count the rest of its pieces as thinking.
+                boolean found = false;
+                for (int l = 1; l <= n && !found; l++) {
+                    if (!fromHost[l] || !lastPiece[l]) {
+                        continue;
+                    }
+                    int next = l + 1;
+                    while (next <= n && !fromHost[next] && run.atSwitch().get(next - 1).timeNanos()
+                            - run.atSwitch().get(l - 1).timeNanos() < think.ns()) {
+                        next++;
+                    }
+                    found = next <= n && !fromHost[next] && run.atSwitch().get(next - 1).timeNanos()
+                            - run.atSwitch().get(l - 1).timeNanos() == think.ns();
+                }
+                assertTrue(found, "seed " + seed + ": " + m);
+                checked++;
+            }
+            assertTrue(checked >= 5, "seed " + seed);
+        }
+    }
+
+    @Test
     void piecesWhoseFpduCrcsDifferFromTheWholesAreNotItsPieces() {
         IwarpTsoScenario.Run run = IwarpTsoScenario.generate(1);
         IwarpTsoScenario.Segment whole = run.truth().segments().stream().filter(s -> s.switchFrames().size() > 1)

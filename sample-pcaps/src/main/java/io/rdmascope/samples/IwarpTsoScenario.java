@@ -1,12 +1,17 @@
 package io.rdmascope.samples;
 
 import io.rdmascope.build.EthernetFrame;
+import io.rdmascope.samples.ScenarioCatalog.Format;
 import io.rdmascope.samples.Wire.Encap;
 import io.rdmascope.samples.iwarp.IwarpScenarios;
 import io.rdmascope.samples.iwarp.IwarpSession;
 import io.rdmascope.samples.iwarp.IwarpSession.Options;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -57,6 +62,14 @@ public final class IwarpTsoScenario {
     public record Run(List<Trace.CapturedFrame> host, List<Trace.CapturedFrame> atSwitch, Truth truth) {
     }
 
+    /** The committed case: its name for {@code generate --scenario}, its seed and description. */
+    public static final String NAME = "vantage_iwarp_tso";
+    public static final long SEED = 93;
+    public static final String DESCRIPTION = "One iWARP run (Sends, Writes up to 100 KB, a Read) seen at the MPA "
+            + "initiator's host, which captures its segments before TCP segmentation offload (up to 64 KB each), and "
+            + "at a switch mirror, which sees the MSS-sized segments its NIC cut them into; the switch's clock "
+            + "seconds off, nothing lost.";
+
     private static final long REMOTE_STAG = 0x00A1B2C3L;
     private static final long LOCAL_STAG = 0x00D4E5F6L;
     /** The ULPDU bytes an FPDU carries: with MPA, DDP and RDMAP headers and the CRC, a segment of about an MSS. */
@@ -67,6 +80,18 @@ public final class IwarpTsoScenario {
     private static final int IPV4 = 20;
 
     private IwarpTsoScenario() {
+    }
+
+    /** Writes the run for {@code seed} into {@code dir/NAME/}: host.pcapng, switch.pcapng, truth.json, README.md. */
+    public static Path write(Path dir, long seed) throws IOException {
+        Run run = generate(seed);
+        Path caseDir = dir.resolve(NAME);
+        Files.createDirectories(caseDir);
+        Scenarios.writeCapture(caseDir.resolve(Point.HOST.id() + ".pcapng"), Format.PCAPNG, run.host());
+        Scenarios.writeCapture(caseDir.resolve(Point.SWITCH.id() + ".pcapng"), Format.PCAPNG, run.atSwitch());
+        Files.writeString(caseDir.resolve(Scenarios.TRUTH_FILE), Scenarios.json(run.truth()), StandardCharsets.UTF_8);
+        Files.writeString(caseDir.resolve("README.md"), NAME + ": " + DESCRIPTION + "\n", StandardCharsets.UTF_8);
+        return caseDir;
     }
 
     /** The run for {@code seed}: its clock offset, link delays and queueing are the seed's. */
