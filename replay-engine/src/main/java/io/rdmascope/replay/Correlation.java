@@ -436,8 +436,9 @@ public final class Correlation {
      * {@code responseAt} are the points it was read at: the point nearest the responder that saw the request,
      * and the one nearest it that saw the response. When both are the responder's host capture, {@code ns} is
      * the think time exactly, on that host's clock ({@code boundNs} 0); a point further out adds the fabric
-     * between it and the responder. When they differ, the response's time is put on the request point's clock
-     * with their offset, and the true value lies within {@code ns ± boundNs} (the offset's bound).
+     * between it and the responder. When they differ, the request's time is put on the response point's clock
+     * with their offset, and the true value (think time plus the fabric between those points and the responder)
+     * lies within {@code ns ± boundNs} (the offset's bound).
      * {@code fabricNs}: the round trip of the same two packets at {@code fabricAt} (the point nearest the
      * requester that saw both, on its own clock) minus {@code ns}: the time the fabric between those points
      * took, both ways; null when no other point saw both.
