@@ -91,6 +91,31 @@ final class CorrelateCommand implements Callable<Integer> {
         return o.driftPpm() == 0 ? "" : String.format(java.util.Locale.ROOT, ", drift %+.3f ppm", o.driftPpm());
     }
 
+    /**
+     * Per conversation, the responder's think time (request in to response out, at the point nearest the
+     * responder) and the fabric time beside it (the requester side's round trip of the same packets minus it).
+     */
+    private static void thinkTimes(Correlation.Result r, PrintWriter w) {
+        w.println("Responder think time (request in to response out, nearest the responder; fabric: the round trip "
+                + "minus it):");
+        if (r.thinkTimes().isEmpty()) {
+            w.println("  none: no point saw a message's request and its response");
+        }
+        for (Correlation.ConversationThinkTime t : r.thinkTimes()) {
+            String where = r.messages().stream().filter(m -> t.conversation().equals(m.conversation())
+                            && m.thinkTime() != null)
+                    .map(m -> m.thinkTime().requestAt().equals(m.thinkTime().responseAt()) ? m.thinkTime().requestAt()
+                            : m.thinkTime().requestAt() + "+" + m.thinkTime().responseAt())
+                    .distinct().collect(java.util.stream.Collectors.joining(", "));
+            w.printf("  conversation %s: %d messages, min %s, median %s, max %s%s, at %s; fabric %s%n",
+                    t.conversation(), t.messages(), us(t.minNs()), us(t.medianNs()), us(t.maxNs()),
+                    t.maxBoundNs() == 0 ? "" : " (± up to " + us(t.maxBoundNs()) + ")", where,
+                    t.fabricMessages() == 0 ? "not measured" : t.fabricMessages() + " messages, min "
+                            + us(t.fabricMinNs()) + ", median " + us(t.fabricMedianNs()) + ", max "
+                            + us(t.fabricMaxNs()));
+        }
+    }
+
     private static void text(Correlation.Result r, PrintWriter w) {
         w.println("Vantage points:");
         for (int i = 0; i < r.vantagePoints().size(); i++) {
@@ -118,6 +143,8 @@ final class CorrelateCommand implements Callable<Integer> {
         long measured = r.messages().stream().filter(m -> !m.delays().isEmpty()).count();
         w.printf("Messages of %s: %,d, with one-way delays measured for %,d (--json lists them)%n",
                 r.vantagePoints().get(0), r.messages().size(), measured);
+        w.println();
+        thinkTimes(r, w);
         w.println();
         w.printf("Lost between two points: %d%n", r.lost().stream().filter(Correlation.Loss::onTheWire).count());
         for (Correlation.Loss l : r.lost()) {

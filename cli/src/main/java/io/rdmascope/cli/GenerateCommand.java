@@ -3,6 +3,7 @@ package io.rdmascope.cli;
 import io.rdmascope.samples.RandomScenario;
 import io.rdmascope.samples.ScenarioCatalog;
 import io.rdmascope.samples.Scenarios;
+import io.rdmascope.samples.IwarpTsoScenario;
 import io.rdmascope.samples.VantageScenario;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,7 +22,8 @@ import java.util.concurrent.Callable;
         "Each scenario goes to DIR/NAME/ as NAME.pcap|pcapng|erf plus truth.json; 'all' writes every committed",
         "scenario; mixed_large (benchmarks) goes to DIR/mixed_large.pcap without a truth file; 'random' writes",
         "the random family's seed N to DIR/random-N/ (--frames, --loss, --vantage shape it); the vantage_*",
-        "scenarios write one run as three captures (requester, switch, responder) to DIR/NAME/."})
+        "scenarios write one run as three captures (requester, switch, responder) to DIR/NAME/, vantage_iwarp_tso",
+        "as two (host, switch)."})
 final class GenerateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -69,6 +71,7 @@ final class GenerateCommand implements Callable<Integer> {
             for (VantageScenario.Variant v : VantageScenario.VARIANTS) {
                 stdout.println(v.name() + "\t" + v.description());
             }
+            stdout.println(IwarpTsoScenario.NAME + "\t" + IwarpTsoScenario.DESCRIPTION);
             stdout.println(Scenarios.MIXED_LARGE + "\tlarge mixed traffic for the benchmarks (--frames, --qps, --pcapng)");
             stdout.println(RandomScenario.NAME + "\tthe random family, one capture per --seed (--frames, --loss, --vantage)");
             stdout.println(Scenarios.ALL + "\tevery scenario above except mixed_large and random");
@@ -116,9 +119,12 @@ final class GenerateCommand implements Callable<Integer> {
         }
         List<ScenarioCatalog.Scenario> chosen;
         List<VantageScenario.Variant> vantage = List.of();
+        boolean iwarpTso = Scenarios.ALL.equals(scenario) || IwarpTsoScenario.NAME.equals(scenario);
         if (Scenarios.ALL.equals(scenario)) {
             chosen = ScenarioCatalog.all();
             vantage = VantageScenario.VARIANTS;
+        } else if (IwarpTsoScenario.NAME.equals(scenario)) {
+            chosen = List.of();
         } else if (VantageScenario.byName(scenario) != null) {
             chosen = List.of();
             vantage = List.of(VantageScenario.byName(scenario));
@@ -137,6 +143,9 @@ final class GenerateCommand implements Callable<Integer> {
         for (VantageScenario.Variant v : vantage) {
             Path folder = VantageScenario.write(v, out, seed == null ? v.seed() : seed);
             stdout.println("wrote " + folder);
+        }
+        if (iwarpTso) {
+            stdout.println("wrote " + IwarpTsoScenario.write(out, seed == null ? IwarpTsoScenario.SEED : seed));
         }
         return Main.EXIT_OK;
     }

@@ -19,7 +19,7 @@ class CorrelateCommandTest {
         Cli r = Cli.run("correlate", "--json", "host=" + capture, "mirror=" + capture);
         assertEquals(0, r.status(), r.err());
         JsonNode j = new ObjectMapper().readTree(r.out());
-        assertEquals(List.of("vantagePoints", "packets", "clockOffsets", "oneWayDelays", "lost", "messages"),
+        assertEquals(List.of("vantagePoints", "packets", "clockOffsets", "oneWayDelays", "lost", "messages", "thinkTimes"),
                 iterable(j.fieldNames()));
         assertEquals("[\"host\",\"mirror\"]", j.get("vantagePoints").toString());
         assertEquals(18, j.get("packets").get("distinct").asLong());
@@ -37,7 +37,7 @@ class CorrelateCommandTest {
         JsonNode messages = j.get("messages");
         assertEquals(6, messages.size(), messages.toString());
         for (JsonNode m : messages) {
-            assertEquals(List.of("conversation", "kind", "firstPsn", "frame", "delays", "turnaround"),
+            assertEquals(List.of("conversation", "kind", "firstPsn", "frame", "delays", "turnaround", "thinkTime"),
                     iterable(m.fieldNames()));
             assertEquals(1, m.get("delays").size(), m.toString());
             assertEquals(0, m.get("delays").get(0).get("ns").asLong(), m.toString());

@@ -37,11 +37,24 @@ class GenerateCommandTest {
         try (var list = Files.list(out.resolve("a"))) {
             folders = list.count();
         }
-        assertEquals(io.rdmascope.samples.ScenarioCatalog.all().size() + VantageScenario.VARIANTS.size(), folders);
+        // every catalog scenario, every vantage_rc variant, and vantage_iwarp_tso
+        assertEquals(io.rdmascope.samples.ScenarioCatalog.all().size() + VantageScenario.VARIANTS.size() + 1, folders);
         Cli seeded = Cli.run("generate", "--scenario", "psn_wrap", "--seed", "99", "--out", out.resolve("b").toString());
         assertEquals(0, seeded.status(), seeded.err());
         assertTrue(!java.util.Arrays.equals(Files.readAllBytes(out.resolve("a/psn_wrap/psn_wrap.pcapng")),
                 Files.readAllBytes(out.resolve("b/psn_wrap/psn_wrap.pcapng"))));
+    }
+
+    @Test
+    void theSegmentationOffloadRunWritesTwoCapturesThatCorrelateWithoutLoss(@TempDir Path out) throws IOException {
+        Cli run = Cli.run("generate", "--scenario", "vantage_iwarp_tso", "--seed", "5", "--out", out.toString());
+        assertEquals(0, run.status(), run.err());
+        Path folder = out.resolve("vantage_iwarp_tso");
+        assertTrue(Files.readString(folder.resolve("truth.json")).contains("\"seed\": 5,"));
+        Cli correlate = Cli.run("correlate", folder.resolve("host.pcapng").toString(),
+                folder.resolve("switch.pcapng").toString());
+        assertEquals(0, correlate.status(), correlate.err());
+        assertTrue(correlate.out().contains("Lost between two points: 0"), correlate.out());
     }
 
     @Test

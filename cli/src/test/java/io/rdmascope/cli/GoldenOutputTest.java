@@ -4,6 +4,7 @@ import io.rdmascope.testsupport.SharedFiles;
 
 import io.rdmascope.samples.ScenarioCatalog;
 import io.rdmascope.samples.ScenarioCatalog.Scenario;
+import io.rdmascope.samples.IwarpTsoScenario;
 import io.rdmascope.samples.VantageScenario;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -76,15 +77,21 @@ class GoldenOutputTest {
     /** {@code correlate} (text and --json) of each run seen from several vantage points (issue 20). */
     @TestFactory
     Stream<DynamicTest> correlateMatchesTheGoldens() {
-        return VantageScenario.VARIANTS.stream().flatMap(v -> {
-            Path folder = cases().resolve(v.name());
-            String[] points = Stream.of(VantageScenario.Point.values())
-                    .map(p -> folder.resolve(p.id() + ".pcapng").toString()).toArray(String[]::new);
-            String[] json = Stream.concat(Stream.of("correlate", "--json"), Stream.of(points)).toArray(String[]::new);
-            String[] text = Stream.concat(Stream.of("correlate"), Stream.of(points)).toArray(String[]::new);
-            return Stream.of(DynamicTest.dynamicTest(v.name() + " --json", () -> compare(folder, "correlate.json", json)),
-                    DynamicTest.dynamicTest(v.name(), () -> compare(folder, "correlate.txt", text)));
-        });
+        Stream<DynamicTest> rc = VantageScenario.VARIANTS.stream().flatMap(v -> correlate(v.name(),
+                Stream.of(VantageScenario.Point.values()).map(VantageScenario.Point::id).toList()));
+        Stream<DynamicTest> iwarp = correlate(IwarpTsoScenario.NAME,
+                Stream.of(IwarpTsoScenario.Point.values()).map(IwarpTsoScenario.Point::id).toList());
+        return Stream.concat(rc, iwarp);
+    }
+
+    /** The two goldens of a run whose points' captures are {@code POINT.pcapng}, in the order given. */
+    private static Stream<DynamicTest> correlate(String name, java.util.List<String> pointIds) {
+        Path folder = cases().resolve(name);
+        String[] points = pointIds.stream().map(p -> folder.resolve(p + ".pcapng").toString()).toArray(String[]::new);
+        String[] json = Stream.concat(Stream.of("correlate", "--json"), Stream.of(points)).toArray(String[]::new);
+        String[] text = Stream.concat(Stream.of("correlate"), Stream.of(points)).toArray(String[]::new);
+        return Stream.of(DynamicTest.dynamicTest(name + " --json", () -> compare(folder, "correlate.json", json)),
+                DynamicTest.dynamicTest(name, () -> compare(folder, "correlate.txt", text)));
     }
 
     /** Runs {@code verbAndOptions} on the scenario's capture (given last) and compares with the golden. */

@@ -22,7 +22,9 @@ import java.util.zip.CRC32C;
  * change, payload included). A resent packet carries the same bytes, so identical packets are told
  * apart by order: the k-th copy at one point is the k-th at another. A TCP segment of an iWARP connection is
  * the same segment when its addresses, ports, sequence number and bytes agree ({@link #identifyIwarp}); a TCP
- * retransmission is another copy of it.
+ * retransmission is another copy of it. A segment one point saw whole and another saw cut by segmentation
+ * offload is matched by its pieces: their sequence ranges tile its range and their FPDUs' MPA CRCs are its
+ * own ({@link #foldSplitSegments}).
  *
  * <p><b>Clock offsets.</b> For points A and B, θ is B's clock minus A's. A packet going from A's side
  * to B's side arrives at B after it passed A: {@code tB − tA = θ + d} with {@code d ≥ 0}, so θ is at
@@ -75,6 +77,18 @@ public final class Correlation {
     private int[] pPsn = new int[INITIAL_CAPACITY];
     private int[] pOpcode = new int[INITIAL_CAPACITY];
     private long[] pIcrc = new long[INITIAL_CAPACITY];
+    /**
+     * Per iWARP segment with payload, as first sighted: the sum of a hash of every FPDU ending inside it (its end
+     * sequence number, length and MPA CRC). The pieces of a segment cut by segmentation offload sum to the
+     * whole's ({@link #foldSplitSegments}).
+     */
+    private long[] pFpdus = new long[INITIAL_CAPACITY];
+    /** Per packet: the segment it is a piece of ({@link #foldSplitSegments}), or -1. */
+    private int[] pieceOf = new int[0];
+    /** Per packet: the points at which it was seen only as pieces (bit per point), folded into it. */
+    private long[] foldedAt = new long[0];
+    /** (whole × 64 + point) → the time of the piece with its last byte, for wholes a point saw in pieces. */
+    private final Map<Long, Long> lastPieceTime = new HashMap<>();
     private int[] slots = new int[2 * INITIAL_CAPACITY]; // packet number + 1, 0 empty; at most half full
     /**
      * Per point, per packet: copies seen, the first copy's time and the last copy's frame. Nothing else of a
@@ -155,9 +169,32 @@ public final class Correlation {
             // before this one (a point that missed one completes none), and the identity must not.
             opcode = IWARP_SEGMENT;
         }
+        int fresh = packetCount;
         int number = packet(direction, ports, f.seq(), opcode, key);
+        if (number == fresh && opcode == IWARP_SEGMENT) {
+            pFpdus[number] = fpduSum(f);
+        }
         sighted(point, number, d.frame().timeNanos(), d.frame().number());
         return number;
+    }
+
+    /**
+     * The sum of a hash of each FPDU of this segment's direction whose last byte lies in it: its end sequence
+     * number, length and MPA CRC as on the wire (RFC 5044 §4.1: the CRC covers the whole FPDU, so two points
+     * that framed the same FPDU agree on it whatever segments carried it). 0 when none ends in it.
+     */
+    private static long fpduSum(IwarpFrame f) {
+        long sum = 0;
+        long start = f.seq() & 0xFFFF_FFFFL;
+        for (int i = 0; i < f.pduCount(); i++) {
+            io.rdmascope.proto.iwarp.IwarpPdu pdu = f.pdu(i);
+            long end = (pdu.endSeq() - f.seq()) & 0xFFFF_FFFFL; // bytes from the segment's start to the FPDU's end
+            if (pdu.direction() != f.direction() || end == 0 || end > f.payloadLength()) {
+                continue;
+            }
+            sum += mix(((start + end) << 32 | pdu.crcOnWire() & 0xFFFF_FFFFL) * 31 + pdu.rawLength());
+        }
+        return sum;
     }
 
     /** Opcodes of iWARP segments, above the 8-bit BTH opcodes: without payload, with payload. */
@@ -266,6 +303,7 @@ public final class Correlation {
         pPsn = Arrays.copyOf(pPsn, size);
         pOpcode = Arrays.copyOf(pOpcode, size);
         pIcrc = Arrays.copyOf(pIcrc, size);
+        pFpdus = Arrays.copyOf(pFpdus, size);
         for (int p = 0; p < names.size(); p++) {
             copies[p] = Arrays.copyOf(copies[p], size);
             firstTime[p] = Arrays.copyOf(firstTime[p], size);
@@ -393,17 +431,45 @@ public final class Correlation {
     }
 
     /**
+     * The responder's think time for one message: from the request packet its response answers arriving to
+     * the first packet of that response leaving (docs/correlate.md, "Think time"). {@code requestAt} and
+     * {@code responseAt} are the points it was read at: the point nearest the responder that saw the request,
+     * and the one nearest it that saw the response. When both are the responder's host capture, {@code ns} is
+     * the think time exactly, on that host's clock ({@code boundNs} 0); a point further out adds the fabric
+     * between it and the responder. When they differ, the request's time is put on the response point's clock
+     * with their offset, and the true value (think time plus the fabric between those points and the responder)
+     * lies within {@code ns ± boundNs} (the offset's bound).
+     * {@code fabricNs}: the round trip of the same two packets at {@code fabricAt} (the point nearest the
+     * requester that saw both, on its own clock) minus {@code ns}: the time the fabric between those points
+     * took, both ways; null when no other point saw both.
+     */
+    public record ThinkTime(long ns, long boundNs, String requestAt, String responseAt, Long fabricNs,
+                            String fabricAt) {
+    }
+
+    /**
      * A message of the first point's replay: the one-way delays of its first packet between every two
-     * points that both saw that packet once and whose clock offset is known, and the shortest turnaround
-     * (first packet to completion) any point saw, or null.
+     * points that both saw that packet once and whose clock offset is known, the shortest turnaround
+     * (first packet to completion) any point saw, or null, and the responder's think time, or null.
      */
     public record MessageDelay(String conversation, MessageKind kind, int firstPsn, long frame, List<Hop> delays,
-                               Turnaround turnaround) {
+                               Turnaround turnaround, ThinkTime thinkTime) {
+    }
+
+    /**
+     * Per conversation of the first point's replay, the think times of its messages ({@link ThinkTime}) and the
+     * fabric times beside them: how many, min, median, max. {@code maxBoundNs} is the widest bound among the
+     * think times (0 when every one was read on one clock); the fabric figures are null when none was measured.
+     */
+    public record ConversationThinkTime(String conversation, long messages, long minNs, long medianNs, long maxNs,
+                                        long maxBoundNs, long fabricMessages, Long fabricMinNs, Long fabricMedianNs,
+                                        Long fabricMaxNs) {
     }
 
     /** The whole account. */
     public record Result(List<String> vantagePoints, Counts packets, List<ClockOffset> clockOffsets,
-                         List<Delay> oneWayDelays, List<Loss> lost, List<MessageDelay> messages) {
+                         List<Delay> oneWayDelays, List<Loss> lost, List<MessageDelay> messages,
+                         List<ConversationThinkTime> thinkTimes) {
     }
 
     /** Correlates everything fed so far, without per-message delays. */
@@ -416,16 +482,21 @@ public final class Correlation {
      * numbers they name) get their one-way delays.
      */
     public Result result(List<Message> firstPointMessages) {
+        foldSplitSegments();
         int n = names.size();
         long[] perPoint = new long[n];
         long multi = 0;
+        long distinct = 0;
         for (int i = 0; i < packetCount; i++) {
             int seenAt = 0;
             for (int p = 0; p < n; p++) {
-                perPoint[p] += copies[p][i];
+                perPoint[p] += (foldedAt[i] >>> p & 1) != 0 ? 0 : copies[p][i]; // frames, not the pieces' whole
                 seenAt += copies[p][i] > 0 ? 1 : 0;
             }
-            multi += seenAt >= 2 ? 1 : 0;
+            if (pieceOf[i] < 0) {
+                distinct++;
+                multi += seenAt >= 2 ? 1 : 0;
+            }
         }
         int[] reverse = new int[texts.size()];
         for (int d = 0; d < reverse.length; d++) {
@@ -440,7 +511,7 @@ public final class Correlation {
             for (int b = a + 1; b < n; b++) {
                 int shared = 0;
                 for (int i = 0; i < packetCount; i++) {
-                    if (copies[a][i] == 1 && copies[b][i] == 1) {
+                    if (copies[a][i] == 1 && copies[b][i] == 1 && pieceOf[i] < 0) {
                         both[shared++] = i;
                     }
                 }
@@ -459,16 +530,117 @@ public final class Correlation {
             frames.add(framesRead[p]);
             seen.add(perPoint[p]);
         }
-        return new Result(names, new Counts(frames, seen, packetCount, multi), offsets, delays, lost,
-                messageDelays(firstPointMessages, timings));
+        List<MessageDelay> messages = messageDelays(firstPointMessages, timings, upstream);
+        return new Result(names, new Counts(frames, seen, distinct, multi), offsets, delays, lost, messages,
+                thinkTimes(messages));
     }
 
     /** The number of the packet frame {@code frame} of the first point carried, or -1. */
     private int firstPointPacket(long frame) {
-        return frame > 0 && frame < firstPointPacket.length ? firstPointPacket[(int) frame] - 1 : -1;
+        int number = frame > 0 && frame < firstPointPacket.length ? firstPointPacket[(int) frame] - 1 : -1;
+        return number < 0 ? -1 : whole(number);
     }
 
-    private List<MessageDelay> messageDelays(List<Message> messages, PairTiming[][] timings) {
+    /**
+     * The packet a sighting of packet {@code number} counts as: the whole segment when it is a piece of one that
+     * segmentation offload cut ({@link #foldSplitSegments}, once {@link #result} has run), itself otherwise.
+     */
+    int whole(int number) {
+        return number < pieceOf.length && pieceOf[number] >= 0 ? pieceOf[number] : number;
+    }
+
+    /**
+     * Segments one point saw whole and another saw cut in pieces (TCP segmentation offload: the sender's host
+     * captures a 64 KB segment before its NIC cuts it into MSS-sized ones, which a switch or the receiver
+     * sees; docs/correlate.md, "Split segments"). For each iWARP segment with payload and each point that did
+     * not see it, the segments that point saw which tile its sequence range exactly, two or more, starting at
+     * its first byte, whose FPDUs' hashes sum to its own (the same FPDUs, CRCs included) and whose first piece
+     * starts with its first bytes, become its pieces: the point saw the segment, at the time of the piece with
+     * its first byte (the time one-way delays and clock offsets read) and the frame of the piece with its
+     * last. The pieces are no packets of their own any more (not distinct, not lost, not timed).
+     */
+    private void foldSplitSegments() {
+        int already = pieceOf.length;
+        pieceOf = Arrays.copyOf(pieceOf, packetCount);
+        foldedAt = Arrays.copyOf(foldedAt, packetCount);
+        Arrays.fill(pieceOf, already, packetCount, -1);
+        int n = names.size();
+        if (n > Long.SIZE) {
+            return; // which points saw a whole by its pieces is a bit per point
+        }
+        Map<Long, List<Integer>> streams = new HashMap<>(); // per direction of traffic and ports
+        for (int i = 0; i < packetCount; i++) {
+            if (pOpcode[i] == IWARP_SEGMENT && pieceOf[i] < 0) {
+                streams.computeIfAbsent((long) pDirection[i] << 32 | (pQp[i] & 0xFFFF_FFFFL), k -> new ArrayList<>())
+                        .add(i);
+            }
+        }
+        for (List<Integer> segments : streams.values()) {
+            if (segments.size() < 3) {
+                continue; // a whole and two pieces at least
+            }
+            // By sequence number (a stream shorter than 4 GB: no wrap), the longest first: a whole before its first piece.
+            segments.sort(java.util.Comparator.comparingLong((Integer i) -> pPsn[i] & 0xFFFF_FFFFL)
+                    .thenComparingLong(i -> -segmentLength(i)));
+            for (int k = 0; k < segments.size(); k++) {
+                int whole = segments.get(k);
+                for (int p = 0; p < n && pieceOf[whole] < 0; p++) {
+                    if (copies[p][whole] == 0) {
+                        fold(whole, p, segments, k + 1);
+                    }
+                }
+            }
+        }
+    }
+
+    /** An iWARP segment's payload bytes (its identity's key holds them above its first bytes' CRC). */
+    private long segmentLength(int segment) {
+        return pIcrc[segment] >>> 32;
+    }
+
+    /** Folds the segments {@code point} saw that tile {@code whole} into it, when they do (see {@link #foldSplitSegments}). */
+    private void fold(int whole, int point, List<Integer> segments, int from) {
+        long start = pPsn[whole] & 0xFFFF_FFFFL;
+        long end = start + segmentLength(whole);
+        long at = start;
+        long sum = 0;
+        int[] pieces = new int[8];
+        int count = 0;
+        int fewestCopies = Integer.MAX_VALUE;
+        for (int j = from; j < segments.size() && at < end; j++) {
+            int s = segments.get(j);
+            long seq = pPsn[s] & 0xFFFF_FFFFL;
+            if (seq > at) {
+                break; // a hole: that point did not see every byte
+            }
+            if (seq < at || copies[point][s] == 0 || pieceOf[s] >= 0 && pieceOf[s] != whole
+                    || seq + segmentLength(s) > end) {
+                continue;
+            }
+            if (count == pieces.length) {
+                pieces = Arrays.copyOf(pieces, count * 2);
+            }
+            pieces[count++] = s;
+            sum += pFpdus[s];
+            at += segmentLength(s);
+            fewestCopies = Math.min(fewestCopies, copies[point][s]);
+        }
+        int first = pieces[0];
+        if (at != end || count < 2 || pFpdus[whole] == 0 || sum != pFpdus[whole]
+                || segmentLength(first) >= IWARP_HASHED_BYTES && (int) pIcrc[first] != (int) pIcrc[whole]) {
+            return;
+        }
+        for (int k = 0; k < count; k++) {
+            pieceOf[pieces[k]] = whole;
+        }
+        copies[point][whole] = fewestCopies;
+        firstTime[point][whole] = firstTime[point][first];
+        lastFrame[point][whole] = lastFrame[point][pieces[count - 1]];
+        foldedAt[whole] |= 1L << point;
+        lastPieceTime.put((long) whole * Long.SIZE + point, firstTime[point][pieces[count - 1]]);
+    }
+
+    private List<MessageDelay> messageDelays(List<Message> messages, PairTiming[][] timings, boolean[][][] upstream) {
         List<MessageDelay> out = new ArrayList<>();
         int n = names.size();
         for (Message m : messages) {
@@ -495,7 +667,8 @@ public final class Correlation {
                     }
                 }
             }
-            out.add(new MessageDelay(m.conversation(), m.kind(), m.firstPsn(), frame, hops, turnaround(s, m)));
+            out.add(new MessageDelay(m.conversation(), m.kind(), m.firstPsn(), frame, hops, turnaround(s, m),
+                    thinkTime(m, timings, upstream)));
         }
         return out;
     }
@@ -686,6 +859,219 @@ public final class Correlation {
         return best;
     }
 
+    /**
+     * The responder's think time for message {@code m} ({@link ThinkTime}). The request packet answered is the
+     * latest copy of the message's last request packet (the highest PSN or TCP sequence among its request
+     * frames: a READ's or atomic's request, a SEND's or WRITE's last packet) seen before the completion; the
+     * response is the first of the message's response packets (its READ responses, atomic acknowledge, or the
+     * ACK completing it) after that request. Each is read at the point nearest the responder that saw it once
+     * (in its direction's order of points; where the order is unknown, the point that saw both with the
+     * shortest gap, as the turnaround is judged). Null when no point saw both, or the two points' offset is
+     * unknown.
+     */
+    private ThinkTime thinkTime(Message m, PairTiming[][] timings, boolean[][][] upstream) {
+        int completion = m.completionFrame() == null ? -1 : firstPointPacket((long) m.completionFrame());
+        if (completion < 0) {
+            return null;
+        }
+        int[] requests = lastRequestPackets(m);
+        int[] responses = responsePackets(m, completion);
+        if (requests.length == 0) {
+            return null;
+        }
+        int n = names.size();
+        int[] request = new int[n];   // per point: the answered request copy it saw, or -1
+        int[] response = new int[n];  // per point: the first response it saw after that request, or -1
+        for (int p = 0; p < n; p++) {
+            long until = copies[p][completion] == 1 ? firstTime[p][completion] : Long.MAX_VALUE;
+            request[p] = latestSeenOnce(p, requests, until);
+            response[p] = request[p] < 0 ? earliestSeenOnce(p, responses, Long.MIN_VALUE)
+                    : earliestSeenOnce(p, responses, lastByteTime(p, request[p]));
+        }
+        boolean[][] requestOrder = upstream[dirText[pDirection[requests[0]]]];
+        boolean[][] responseOrder = upstream[dirText[pDirection[completion]]];
+        int at = nearestResponder(request, requestOrder, true);
+        int from = nearestResponder(response, responseOrder, false);
+        if (at < 0 || from < 0 || requestOrder == null || responseOrder == null) {
+            return oneClockThinkTime(request, response);
+        }
+        if (response[at] >= 0 && (from == at || !nearer(responseOrder, from, at, false))) {
+            from = at; // the request's point saw the response too, and none nearer the responder did
+        }
+        long ns;
+        long bound;
+        if (from == at) {
+            ns = gap(at, request[at], response[at]);
+            bound = 0;
+        } else {
+            ClockOffset o = timings[Math.min(at, from)][Math.max(at, from)].offset();
+            if (o.offsetNs() == null) {
+                return oneClockThinkTime(request, response);
+            }
+            // θ is the higher-numbered point's clock minus the lower's, read at the lower's time.
+            long requestTime = lastByteTime(at, request[at]);
+            long requestOnResponseClock = at < from ? requestTime + o.at(requestTime) : requestTime - o.at(requestTime
+                    - o.offsetNs());
+            // The first response after this request, as the response's point saw it (not one answering an earlier copy).
+            int answer = earliestSeenOnce(from, responses, requestOnResponseClock);
+            if (answer < 0) {
+                return oneClockThinkTime(request, response);
+            }
+            response[from] = answer;
+            ns = firstTime[from][answer] - requestOnResponseClock;
+            bound = o.boundNs();
+        }
+        return withFabric(ns, bound, at, from, request[at], response[from], requestOrder);
+    }
+
+    /** Think time read at the one point that saw both packets with the shortest gap; null when none did. */
+    private ThinkTime oneClockThinkTime(int[] request, int[] response) {
+        int best = -1;
+        for (int p = 0; p < request.length; p++) {
+            if (request[p] >= 0 && response[p] >= 0 && (best < 0 || gap(p, request[p], response[p])
+                    < gap(best, request[best], response[best]))) {
+                best = p;
+            }
+        }
+        return best < 0 ? null : withFabric(gap(best, request[best], response[best]), 0, best, best, request[best],
+                response[best], null);
+    }
+
+    /** From the request's last byte to the response's first at one point, on its clock. */
+    private long gap(int point, int request, int response) {
+        return firstTime[point][response] - lastByteTime(point, request);
+    }
+
+    /**
+     * When point p saw the last byte of packet {@code number}: its time, or for a segment it saw in pieces the
+     * piece with the last byte's (a request is complete, and can be answered, only then).
+     */
+    private long lastByteTime(int p, int number) {
+        Long piece = lastPieceTime.get((long) number * Long.SIZE + p);
+        return piece == null ? firstTime[p][number] : piece;
+    }
+
+    /**
+     * The think time with the fabric time beside it: the same two packets' gap at the point nearest the requester
+     * that saw both once (other than the points the think time was read at), minus the think time.
+     */
+    private ThinkTime withFabric(long ns, long bound, int at, int from, int request, int response,
+                                 boolean[][] requestOrder) {
+        int fabricAt = -1;
+        for (int p = 0; p < names.size(); p++) {
+            if (p == at || p == from || copies[p][request] != 1 || copies[p][response] != 1) {
+                continue;
+            }
+            if (fabricAt < 0 || requestOrder != null && requestOrder[p][fabricAt]) {
+                fabricAt = p;
+            }
+        }
+        Long fabric = fabricAt < 0 ? null : gap(fabricAt, request, response) - ns;
+        return new ThinkTime(ns, bound, names.get(at), names.get(from), fabric,
+                fabricAt < 0 ? null : names.get(fabricAt));
+    }
+
+    /**
+     * Among the points that saw their packet ({@code seen[p] >= 0}), the one nearest the responder: last on the
+     * request direction's path ({@code onRequestPath}), first on the response's. -1 when none saw it.
+     */
+    private static int nearestResponder(int[] seen, boolean[][] order, boolean onRequestPath) {
+        int best = -1;
+        for (int p = 0; p < seen.length; p++) {
+            if (seen[p] >= 0 && (best < 0 || order != null && nearer(order, p, best, onRequestPath))) {
+                best = p;
+            }
+        }
+        return best;
+    }
+
+    /** Whether point p is nearer the responder than q: after it on a request's path, before it on a response's. */
+    private static boolean nearer(boolean[][] order, int p, int q, boolean onRequestPath) {
+        return onRequestPath ? order[q][p] : order[p][q];
+    }
+
+    /** The packets of the message's request frames at its highest PSN (TCP sequence for iWARP): every copy. */
+    private int[] lastRequestPackets(Message m) {
+        int first = -1;
+        long highest = -1;
+        int[] out = new int[m.frames().size()];
+        int count = 0;
+        for (int frame : m.frames()) {
+            int s = firstPointPacket(frame);
+            if (s < 0) {
+                continue;
+            }
+            first = first < 0 ? s : first;
+            long offset = (pPsn[s] - pPsn[first]) & (isIwarp(s) ? 0xFFFF_FFFFL : 0xFF_FFFFL);
+            if (offset > highest) {
+                highest = offset;
+                count = 0;
+            }
+            if (offset == highest) {
+                out[count++] = s;
+            }
+        }
+        return Arrays.copyOf(out, count);
+    }
+
+    /** The packets of the message's response frames and of its completion. */
+    private int[] responsePackets(Message m, int completion) {
+        int[] out = new int[m.responseFrames().size() + 1];
+        int count = 0;
+        for (int frame : m.responseFrames()) {
+            int s = firstPointPacket(frame);
+            if (s >= 0) {
+                out[count++] = s;
+            }
+        }
+        out[count++] = completion;
+        return Arrays.copyOf(out, count);
+    }
+
+    /** The packet among {@code candidates} point p saw once, latest no later than {@code until}; -1 when none. */
+    private int latestSeenOnce(int p, int[] candidates, long until) {
+        int best = -1;
+        for (int s : candidates) {
+            if (copies[p][s] == 1 && firstTime[p][s] <= until && (best < 0 || firstTime[p][s] > firstTime[p][best])) {
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    /** The packet among {@code candidates} point p saw once, earliest no sooner than {@code after}; -1 when none. */
+    private int earliestSeenOnce(int p, int[] candidates, long after) {
+        int best = -1;
+        for (int s : candidates) {
+            if (copies[p][s] == 1 && firstTime[p][s] >= after && (best < 0 || firstTime[p][s] < firstTime[p][best])) {
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    /** Per conversation (in order of its first message), its messages' think and fabric times: count, min, median, max. */
+    private static List<ConversationThinkTime> thinkTimes(List<MessageDelay> messages) {
+        Map<String, List<ThinkTime>> byConversation = new java.util.LinkedHashMap<>();
+        for (MessageDelay m : messages) {
+            if (m.thinkTime() != null) {
+                byConversation.computeIfAbsent(m.conversation(), k -> new ArrayList<>()).add(m.thinkTime());
+            }
+        }
+        List<ConversationThinkTime> out = new ArrayList<>();
+        byConversation.forEach((conversation, times) -> {
+            long[] think = times.stream().mapToLong(ThinkTime::ns).sorted().toArray();
+            long[] fabric = times.stream().filter(t -> t.fabricNs() != null).mapToLong(ThinkTime::fabricNs).sorted()
+                    .toArray();
+            long maxBound = times.stream().mapToLong(ThinkTime::boundNs).max().orElse(0);
+            boolean anyFabric = fabric.length > 0;
+            out.add(new ConversationThinkTime(conversation, think.length, think[0], think[think.length / 2],
+                    think[think.length - 1], maxBound, fabric.length, anyFabric ? fabric[0] : null,
+                    anyFabric ? fabric[fabric.length / 2] : null, anyFabric ? fabric[fabric.length - 1] : null));
+        });
+        return out;
+    }
+
     /** Copies one point saw and the next point downstream did not, for every direction whose order is known. */
     private List<Loss> losses(boolean[][][] upstream) {
         List<Loss> out = new ArrayList<>();
@@ -693,7 +1079,7 @@ public final class Correlation {
         for (int i = 0; i < packetCount; i++) {
             int direction = dirText[pDirection[i]];
             boolean[][] before = upstream[direction];
-            if (before == null) {
+            if (before == null || pieceOf[i] >= 0) {
                 continue;
             }
             for (int a = 0; a < n; a++) {

@@ -348,8 +348,11 @@ public final class VantageUnion {
 
     // ---- the second pass ------------------------------------------------------------------------------
 
-    /** Recently handed-out union packets of one identity, for sightings still to come. */
-    private record Recent(int union, long time) {
+    /**
+     * A recently handed-out union packet, for sightings still to come: filed under {@code key}, the identity its
+     * sightings carry (a segment's whole for its first piece: {@link Correlation#whole}).
+     */
+    private record Recent(int union, long time, int key) {
     }
 
     /** A point's next frame in the second pass. */
@@ -388,6 +391,10 @@ public final class VantageUnion {
             throw e;
         }
         Map<Integer, ArrayDeque<Recent>> recent = new HashMap<>();
+        // (whole × MAX_POINTS + point) for each whole handed out uncut that a point saw in pieces and was matched
+        // to by its first piece: the point's later pieces of it add no bytes and no frame (its sighting is the
+        // first piece's; a whole's pieces may take longer than the matching window to pass, 64 KB at 100 Gb/s 5 µs).
+        java.util.Set<Long> piecing = new java.util.HashSet<>();
         ArrayDeque<Recent> fifo = new ArrayDeque<>();
         return new FrameSource() {
             @Override
@@ -403,24 +410,34 @@ public final class VantageUnion {
                     }
                     while (!fifo.isEmpty() && fifo.peekFirst().time() < t - window) {
                         Recent old = fifo.pollFirst();
-                        int oldId = unionIdentity[old.union()];
-                        ArrayDeque<Recent> q = recent.get(oldId);
-                        q.pollFirst();
+                        ArrayDeque<Recent> q = recent.get(old.key());
+                        q.remove(old);
                         if (q.isEmpty()) {
-                            recent.remove(oldId);
+                            recent.remove(old.key());
                         }
                     }
+                    // A piece of a segment another point saw whole (segmentation offload) is sighted as that whole.
+                    int key = id >= 0 ? packets.whole(id) : id;
                     if (id >= 0) {
-                        Recent match = match(recent.get(id), p, t);
+                        ArrayDeque<Recent> candidates = recent.get(key);
+                        if (key != id && piecing.contains((long) key * MAX_POINTS + p)) {
+                            continue; // a later piece of a whole this point was matched to by its first piece
+                        }
+                        Recent match = match(candidates, p, t);
                         if (match != null) {
                             sighted(match.union(), p, (int) f.number(), t);
+                            if (key != id && unionIdentity[match.union()] == key) {
+                                piecing.add((long) key * MAX_POINTS + p);
+                            }
                             continue;
                         }
                     }
                     int u = handOut(id, p, (int) f.number());
-                    if (id >= 0) {
-                        Recent r = new Recent(u, t);
-                        recent.computeIfAbsent(id, k -> new ArrayDeque<>()).addLast(r);
+                    // A piece handed out is filed under its whole only when it holds the whole's first byte: the
+                    // point that saw the whole is matched to it, and its other pieces stay frames of their own.
+                    if (id >= 0 && (key == id || packets.psn(id) == packets.psn(key))) {
+                        Recent r = new Recent(u, t, key);
+                        recent.computeIfAbsent(key, k -> new ArrayDeque<>()).addLast(r);
                         fifo.addLast(r);
                     }
                     return new Frame(u, t, f.capturedLength(), f.wireLength(), f.linkType(),

@@ -223,7 +223,8 @@ class IwarpCorrelationTest {
         assertEquals(THETA + (TO_SWITCH - TO_HOST) / 2, u.offsetsToFirst().get(1));
     }
 
-    private static VantageUnion.Point point(String name, List<Frame> frames) {
+    /** A vantage point reading frames held in memory. */
+    static VantageUnion.Point point(String name, List<Frame> frames) {
         return new VantageUnion.Point(name, () -> new VantageUnion.FrameSource() {
             private int next;
 

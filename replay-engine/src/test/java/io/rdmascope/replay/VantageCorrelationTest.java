@@ -52,6 +52,16 @@ class VantageCorrelationTest {
 
     /** Plays {@code seed}, feeds the three captures in the requester, switch, responder order, and correlates. */
     static Correlated correlate(long seed, boolean drift) {
+        return correlate(seed, drift, (point, frame) -> false);
+    }
+
+    /** What a point's capture missed: frames (numbered as the generator wrote them) never fed. */
+    interface Missed {
+        boolean missed(Point point, long frame);
+    }
+
+    /** {@link #correlate(long, boolean)}, with the frames {@code missed} names left out of their captures. */
+    static Correlated correlate(long seed, boolean drift, Missed missed) {
         VantageScenario.Run run = VantageScenario.generate(seed, drift);
         List<String> names = new ArrayList<>();
         for (Point p : Point.values()) {
@@ -63,6 +73,10 @@ class VantageCorrelationTest {
         for (Point p : Point.values()) {
             long number = 1;
             for (Trace.CapturedFrame f : run.captures().get(p)) {
+                if (missed.missed(p, number)) {
+                    number++;
+                    continue;
+                }
                 Dissection d = new Dissection();
                 chain.dissect(Frame.of(number++, f.timeNanos(), f.linkType(), f.bytes()), d);
                 c.accept(p.ordinal(), d);
@@ -203,6 +217,128 @@ class VantageCorrelationTest {
             }
             assertTrue(atResponder >= truth.size() - 1, r.where());
         }
+    }
+
+    @Test
+    void theThinkTimeAtTheRespondersHostAndTheFabricTimeAreTheTruths() {
+        for (long seed : SEEDS) {
+            Correlated r = correlate(seed, false);
+            Map<Long, VantageTruth.Message> truth = byRequesterFrame(r.truth());
+            int measured = 0;
+            for (Correlation.MessageDelay m : r.result().messages()) {
+                VantageTruth.Message t = truth.get(m.frame());
+                if (t.thinkNs() == null) {
+                    assertEquals(null, m.thinkTime(), r.where() + ": " + m);
+                    continue;
+                }
+                Correlation.ThinkTime think = m.thinkTime();
+                String what = r.where() + ": message at requester frame " + m.frame() + ", " + think;
+                assertNotNull(think, what);
+                assertEquals(new Correlation.ThinkTime(t.thinkNs(), 0, "responder", "responder", t.fabricNs(),
+                        "requester"), think, what);
+                measured++;
+            }
+            assertEquals(truth.values().stream().filter(t -> t.thinkNs() != null).count(), measured, r.where());
+            assertTrue(measured >= truth.size() - 1, r.where() + ": every completed message");
+            thinkTimesPerConversationSummarise(r);
+        }
+    }
+
+    /** Each conversation's min, median and max are those of its messages' think and fabric times. */
+    private static void thinkTimesPerConversationSummarise(Correlated r) {
+        assertEquals(3, r.result().thinkTimes().size(), r.where() + ": one per QP");
+        for (Correlation.ConversationThinkTime c : r.result().thinkTimes()) {
+            List<Long> think = new ArrayList<>();
+            List<Long> fabric = new ArrayList<>();
+            for (Correlation.MessageDelay m : r.result().messages()) {
+                if (m.conversation().equals(c.conversation()) && m.thinkTime() != null) {
+                    think.add(m.thinkTime().ns());
+                    fabric.add(m.thinkTime().fabricNs());
+                }
+            }
+            think.sort(null);
+            fabric.sort(null);
+            assertEquals(new Correlation.ConversationThinkTime(c.conversation(), think.size(), think.get(0),
+                    think.get(think.size() / 2), think.get(think.size() - 1), 0, fabric.size(), fabric.get(0),
+                    fabric.get(fabric.size() / 2), fabric.get(fabric.size() - 1)), c, r.where());
+        }
+    }
+
+    @Test
+    void withDriftingClocksTheThinkTimeIsOffOnlyByTheRespondersRate() {
+        for (long seed : SEEDS) {
+            Correlated r = correlate(seed, true);
+            Map<Long, VantageTruth.Message> truth = byRequesterFrame(r.truth());
+            for (Correlation.MessageDelay m : r.result().messages()) {
+                VantageTruth.Message t = truth.get(m.frame());
+                if (t.thinkNs() == null) {
+                    continue;
+                }
+                Correlation.ThinkTime think = m.thinkTime();
+                String what = r.where() + ": " + m;
+                assertEquals("responder", think.requestAt(), what);
+                assertEquals("responder", think.responseAt(), what);
+                // Two stamps of one clock: off by that clock's rate over the think time, and their rounding.
+                double responder = drift(r, "responder");
+                assertTrue(Math.abs(think.ns() - t.thinkNs()) <= Math.abs(responder) * t.thinkNs() / 1e6 + 2, what);
+                long roundTrip = t.fabricNs() + t.thinkNs();
+                assertTrue(Math.abs(think.fabricNs() - t.fabricNs())
+                        <= Math.abs(drift(r, "requester")) * roundTrip / 1e6 + Math.abs(responder) * t.thinkNs() / 1e6
+                        + 4, what);
+            }
+        }
+    }
+
+    @Test
+    void aResponseTheRespondersCaptureMissedIsReadAtTheSwitchWithinTheOffsetsBound() {
+        for (long seed : SEEDS) {
+            VantageTruth plain = VantageScenario.generate(seed, false).truth();
+            // Every other message's answer left the responder without its capture seeing it.
+            Set<Long> missedAtResponder = new HashSet<>();
+            Set<Long> affected = new HashSet<>();
+            int k = 0;
+            for (VantageTruth.Message t : plain.messages()) {
+                if (t.thinkResponse() != null && k++ % 2 == 1) {
+                    missedAtResponder.add((long) sighting(plain.sightings().get(t.thinkResponse() - 1), "responder")
+                            .frame());
+                    affected.add((long) t.requesterFrame());
+                }
+            }
+            Correlated r = correlate(seed, false, (p, f) -> p == Point.RESPONDER && missedAtResponder.contains(f));
+            Map<Long, VantageTruth.Message> truth = byRequesterFrame(r.truth());
+            int checked = 0;
+            for (Correlation.MessageDelay m : r.result().messages()) {
+                VantageTruth.Message t = truth.get(m.frame());
+                if (!affected.contains(m.frame())) {
+                    continue;
+                }
+                Correlation.ThinkTime think = m.thinkTime();
+                String what = r.where() + ": " + m;
+                assertEquals("responder", think.requestAt(), what);
+                assertEquals("switch", think.responseAt(), what);
+                Correlation.ClockOffset offset = r.offset("switch", "responder");
+                assertEquals(offset.boundNs(), think.boundNs(), what);
+                assertTrue(think.boundNs() > 0, what);
+                // The request's arrival at the responder to the response passing the switch, in true time: the
+                // think time and the response's hop to the switch.
+                VantageTruth.Packet request = r.truth().sightings().get(t.thinkRequest() - 1);
+                VantageTruth.Packet response = r.truth().sightings().get(t.thinkResponse() - 1);
+                long expected = sighting(response, "switch").trueNs() - sighting(request, "responder").trueNs();
+                assertTrue(Math.abs(think.ns() - expected) <= think.boundNs(), what + " against " + expected);
+                assertTrue(think.ns() - think.boundNs() <= expected && expected > t.thinkNs(), what);
+                assertEquals("requester", think.fabricAt(), what);
+                long roundTrip = sighting(response, "requester").trueNs() - sighting(request, "requester").trueNs();
+                assertTrue(Math.abs(think.fabricNs() - (roundTrip - expected)) <= think.boundNs(), what);
+                checked++;
+            }
+            assertEquals(affected.size(), checked, r.where());
+            assertTrue(checked >= 5, r.where());
+        }
+    }
+
+    private static double drift(Correlated r, String point) {
+        return r.truth().vantagePoints().stream().filter(v -> v.name().equals(point)).findFirst().orElseThrow()
+                .clockDriftPpm();
     }
 
     @Test

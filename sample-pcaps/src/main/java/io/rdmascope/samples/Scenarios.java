@@ -50,6 +50,7 @@ public final class Scenarios {
         for (VantageScenario.Variant v : VantageScenario.VARIANTS) {
             names.add(v.name());
         }
+        names.add(IwarpTsoScenario.NAME);
         names.add(MIXED_LARGE);
         names.add(RandomScenario.NAME);
         return names;

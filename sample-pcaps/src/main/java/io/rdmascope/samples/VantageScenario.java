@@ -426,23 +426,45 @@ public final class VantageScenario {
                     }
                 }
                 Long think = null;
+                Long fabric = null;
+                Integer thinkRequest = null;
+                Integer thinkResponse = null;
                 VantageTruth.Turnaround turnaround = null;
                 Integer completionFrame = null;
                 if (done != null) {
                     int response = done - 1;
                     completionFrame = frameAt[response][Point.REQUESTER.ordinal()];
                     int answered = answeredRequest(m, response);
-                    think = emitted[response] - arrival(answered, false);
+                    int answer = firstAnswer(m, answered, response);
+                    think = emitted[answer] - arrival(answered, false);
+                    long back = arrival(answer, true);
+                    fabric = back < 0 ? null : back - emitted[answered] - think;
+                    thinkRequest = answered + 1;
+                    thinkResponse = answer + 1;
                     long firstIn = arrival(first, false);
                     if (firstIn >= 0) {
                         turnaround = new VantageTruth.Turnaround(Point.RESPONDER.id(), emitted[response] - firstIn);
                     }
                 }
                 out.add(new VantageTruth.Message(m.kind, u24(played.get(first).bytes(), BTH_OFFSET + 5), m.firstPsn(),
-                        frameAt[first][Point.REQUESTER.ordinal()], completionFrame, hops, think, turnaround));
+                        frameAt[first][Point.REQUESTER.ordinal()], completionFrame, hops, think, fabric, thinkRequest, thinkResponse, turnaround));
             }
             out.sort(Comparator.comparingInt(VantageTruth.Message::requesterFrame));
             return out;
+        }
+
+        /**
+         * The first packet of the response to request packet {@code answered}: the earliest of {@code m}'s response
+         * packets (READ responses, atomic acknowledges) and its completing one played after it.
+         */
+        private int firstAnswer(Msg m, int answered, int completing) {
+            int first = completing;
+            for (int frame : m.record.responseFrames) {
+                if (frame - 1 > answered && frame - 1 < first) {
+                    first = frame - 1;
+                }
+            }
+            return first;
         }
 
         /**

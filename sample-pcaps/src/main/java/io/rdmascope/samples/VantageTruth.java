@@ -64,13 +64,19 @@ public record VantageTruth(String scenario, String description, long seed, long 
     /**
      * A message, found by the requester capture's frame of its first packet's first copy. {@code delays}: that
      * copy's true one-way delay between every two points that saw it, upstream first. {@code thinkNs}: the
-     * responder's think time, from the arrival of the request packet its completing response answers to that
-     * response leaving the responder. {@code turnaround}: first packet in to completing response out, at the
+     * responder's think time, from the arrival of the request packet its completing response answers (the last
+     * copy of its last request packet to reach the responder before that response) to the first packet of the
+     * response to it leaving the responder (a READ's first response packet; the ACK or atomic acknowledge
+     * otherwise). {@code fabricNs}: that request's leaving the requester to that response's arriving there, minus
+     * the think time (the two one-way trips through the fabric); null when that response never reached the
+     * requester. {@code thinkRequest} and {@code thinkResponse}: the two packets ({@link Packet#id}) the think time
+     * runs between. {@code turnaround}: first packet in to completing response out, at the
      * responder's host (what that host's capture shows, clock drift aside), null when the first copy never
      * reached the responder. {@code completionFrame}: the requester capture's frame of the completing response.
      */
     public record Message(String kind, int destQp, int firstPsn, int requesterFrame, Integer completionFrame,
-                          List<Hop> delays, Long thinkNs, Turnaround turnaround) {
+                          List<Hop> delays, Long thinkNs, Long fabricNs, Integer thinkRequest,
+                          Integer thinkResponse, Turnaround turnaround) {
     }
 
     /** A true one-way delay between two points. */

@@ -53,10 +53,21 @@ class CommittedCasesTest {
     }
 
     @Test
+    void theIwarpSegmentationOffloadRunReproducesItsCommittedFiles(@TempDir Path out) throws IOException {
+        Path written = IwarpTsoScenario.write(out, IwarpTsoScenario.SEED);
+        Path committed = CommittedCases.folder().resolve(IwarpTsoScenario.NAME);
+        for (String file : List.of("host.pcapng", "switch.pcapng", Scenarios.TRUTH_FILE, "README.md")) {
+            assertArrayEquals(Files.readAllBytes(committed.resolve(file)), Files.readAllBytes(written.resolve(file)),
+                    IwarpTsoScenario.NAME + "/" + file + " differs; " + CommittedCases.regenerateHint());
+        }
+    }
+
+    @Test
     void theCommittedCaseFoldersAreExactlyTheCatalog() throws IOException {
         Set<String> catalog = ScenarioCatalog.all().stream().map(Scenario::name)
                 .collect(Collectors.toCollection(TreeSet::new));
         VantageScenario.VARIANTS.forEach(v -> catalog.add(v.name()));
+        catalog.add(IwarpTsoScenario.NAME);
         Set<String> folders;
         try (Stream<Path> list = Files.list(CommittedCases.folder())) {
             folders = list.filter(Files::isDirectory).map(p -> p.getFileName().toString())
