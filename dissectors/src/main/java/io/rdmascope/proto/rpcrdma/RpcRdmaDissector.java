@@ -7,6 +7,7 @@ import io.rdmascope.dissect.stream.StreamState;
 import io.rdmascope.field.HeaderType;
 import io.rdmascope.proto.data.Data;
 import io.rdmascope.proto.mad.Cm;
+import io.rdmascope.proto.mad.CmConnections;
 
 /**
  * Finds RPC-over-RDMA version 1 and decodes it. Two conditions, both required, because Wireshark's
@@ -16,6 +17,9 @@ import io.rdmascope.proto.mad.Cm;
  * starts with a well-formed transport header (RFC 8166 §4.2: version 1, credits that fit 16 bits, a
  * procedure 0-4, chunk lists that parse inside the payload) followed, for RDMA_MSG and RDMA_MSGP, by
  * an RPC message with the same XID (RFC 8166 §4.2.1: "the XID ... is the same as the RPC message's").
+ * {@code --decode-as} ({@code infiniband,rpcordma}, tshark's form, or {@code
+ * infiniband.bth.destqp==Q,rpcordma}) stands in for the first condition on the QPs it names; the
+ * message's direction then says which side a QP is ({@link #isToServer}).
  */
 final class RpcRdmaDissector {
     /** RC SEND opcodes that start a message (IBTA table 38): First, Only, Only with Immediate or Invalidate. */
@@ -51,20 +55,26 @@ final class RpcRdmaDissector {
         }
     }
 
-    /** A SEND's payload {@code [offset, end)}: claimed only on a port-20049 connection and a valid header. */
+    /**
+     * A SEND's payload {@code [offset, end)}: claimed only on a port-20049 connection, or a QP
+     * {@code --decode-as} chose, and a valid header.
+     */
     static boolean payload(DissectorChain chain, Dissection d, int offset, int end) {
-        RpcRdmaConnections c = connections(d, false);
-        if (c == null || c.isEmpty()) {
+        RdmaContext r = d.rdma();
+        int destQpn = d.u24(r.bthStart + 5);
+        boolean chosen = chain.isPayloadDecodedAs(destQpn, RpcRdma.PROTOCOL.abbrev());
+        RpcRdmaConnections c = connections(d, chosen);
+        if (c == null || (c.isEmpty() && !chosen)) {
             return false;
         }
-        RdmaContext r = d.rdma();
         int opcode = r.opcode;
         if (opcode != SEND_ONLY && opcode != SEND_FIRST && opcode != SEND_ONLY_WITH_IMMEDIATE
                 && opcode != SEND_ONLY_WITH_INVALIDATE) {
             return false;
         }
         c.beginFrame(d.frame().number());
-        if (!c.carries(d.u24(r.bthStart + 5))) {
+        boolean known = c.carries(destQpn);
+        if (!known && !chosen) {
             return false;
         }
         int limit = Math.min(end, d.capturedLength());
@@ -76,6 +86,11 @@ final class RpcRdmaDissector {
         boolean rpc = proc == RpcRdma.RDMA_MSG || proc == RpcRdma.RDMA_MSGP;
         if (rpc && !rpcFollows(d, d.u32(offset), body, limit)) {
             return false;
+        }
+        boolean toServer = isToServer(d, offset, body, proc);
+        RpcRdmaConnections.Connection connection = known ? c.to(destQpn) : learn(c, destQpn, d.u32(offset), toServer);
+        if (toServer && connection.requesterQpn() == CmConnections.UNKNOWN_QPN) {
+            connection.calledWhileUnpaired(d.u32(offset));
         }
         d.add(RpcRdma.HEADER, offset, RpcRdma.HEADER_SIZE);
         int p = offset + RpcRdma.HEADER_SIZE;
@@ -96,6 +111,38 @@ final class RpcRdmaDissector {
             Data.dissect(chain, d, body, end);
         }
         return true;
+    }
+
+    /**
+     * Whether the message whose transport header starts at {@code at} (its body at {@code body}) goes
+     * to the server: an RPC call (RFC 5531 §9 msg_type) inline; with no inline RPC message, a read
+     * list, which only a call carries (RFC 8166 §3.5.3: the read list of a reply is empty), or
+     * RDMA_DONE (RFC 5666 §4.3, the client's); a reply moved in a reply chunk or an RDMA_ERROR is the server's.
+     */
+    private static boolean isToServer(Dissection d, int at, int body, int proc) {
+        return switch (proc) {
+            case RpcRdma.RDMA_MSG, RpcRdma.RDMA_MSGP -> d.u32(body + 4) == RpcRdma.CALL;
+            case RpcRdma.RDMA_NOMSG -> d.u32(at + RpcRdma.HEADER_SIZE) == 1;
+            case RpcRdma.RDMA_DONE -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * The connection a QP {@code --decode-as} chose belongs to, with no CM exchange: the server's when
+     * a call goes to it; when a reply does, the client's of the learnt connection whose call had its
+     * XID (RFC 8166 §4.1: a reply's XID is its call's), else a connection of its own.
+     */
+    private static RpcRdmaConnections.Connection learn(RpcRdmaConnections c, int destQpn, long xid, boolean toServer) {
+        if (toServer) {
+            return c.learnResponder(destQpn, 0);
+        }
+        RpcRdmaConnections.Connection called = c.unpaired(x -> x.calledWith(xid));
+        if (called == null) {
+            return c.learnRequester(destQpn, 0);
+        }
+        called.requesterFound(destQpn);
+        return called;
     }
 
     /** Where the transport header that starts at {@code at} ends, or -1 when it is not one (RFC 8166 §4.2). */

@@ -1,5 +1,6 @@
 package io.rdmascope.proto.rpcrdma;
 
+import io.rdmascope.dissect.DecodeAs;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.ProtocolModule;
 import io.rdmascope.dissect.Registrations;
@@ -24,6 +25,8 @@ public final class RpcRdmaModule implements ProtocolModule {
     public void register(Registrations r) {
         r.cmPrivateData(RpcRdmaDissector::cm);
         r.rdmaPayload(RpcRdmaDissector::payload);
+        r.decodeAs(DecodeAs.DEST_QP, RpcRdma.PROTOCOL.abbrev()); // one QP, without the CM exchange
+        r.decodeAs(DecodeAs.INFINIBAND, RpcRdma.PROTOCOL.abbrev()); // tshark's form: every RoCE/IB SEND
     }
 
     @Override

@@ -80,7 +80,7 @@ final class SmbDirectDissector {
             return false;
         }
         if (c != null) {
-            return message(chain, d, offset, end, c, destQpn == c.serverQpn);
+            return message(chain, d, offset, end, c, destQpn == c.responderQpn());
         }
         return chosen && messageByContent(chain, d, offset, end, connections.decodedAs(destQpn));
     }

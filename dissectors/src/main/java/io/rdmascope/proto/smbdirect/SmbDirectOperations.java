@@ -68,8 +68,8 @@ final class SmbDirectOperations {
         }
         int at = d.layerStart(smb2);
         long messageId = d.u32le(at + 24) | d.u32le(at + 28) << 32;
-        OperationEvents.Queue queue = new OperationEvents.Queue(SmbDirect.PROTOCOL.abbrev(), "", c.clientQpn,
-                c.serverQpn);
+        OperationEvents.Queue queue = new OperationEvents.Queue(SmbDirect.PROTOCOL.abbrev(), "", c.requesterQpn(),
+                c.responderQpn());
         if ((d.u32le(at + 16) & SmbDirect.SMB2_FLAG_RESPONSE) != 0) {
             long status = d.u32le(at + 8);
             if (status == STATUS_PENDING) {
