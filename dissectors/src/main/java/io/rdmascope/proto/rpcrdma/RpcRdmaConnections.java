@@ -15,6 +15,8 @@ final class RpcRdmaConnections extends CmConnections<RpcRdmaConnections.Connecti
         /** The XIDs of the latest calls on a connection learnt without CM, newest at {@code nextCall - 1}. */
         private long[] pairingXids;
         private int nextCall;
+        /** The calls whose read or reply chunks are awaited, and the RDMA READs and WRITEs filling them. */
+        final Chunks chunks = new Chunks();
 
         Connection(int clientQpn, int serverQpn) {
             super(clientQpn, serverQpn);

@@ -37,9 +37,10 @@ public final class RpcRdmaModule implements ProtocolModule {
     @Override
     public Columns upper(Dissection d, Columns below) {
         int header = d.find(RpcRdma.HEADER);
-        if (header < 0) {
+        if (header < 0 && d.find(RpcRdma.REASSEMBLY.reassembled()) < 0) {
             return null;
         }
+        // A READ response that completed a call's read chunks shows the call (no transport header).
         return RpcRdmaInfo.columns(d, header);
     }
 }

@@ -226,11 +226,8 @@ final class SmbDirectDissector {
         if (fragments.overflowed() || !room) {
             Data.dissectReassembled(chain, d, data, dataEnd);
         } else {
-            byte[] list = fragments.frameList();
-            d.add(SmbDirect.FRAGMENTS, d.addReassembled(list, 0, list.length), list.length);
             byte[] whole = fragments.bytes();
-            int at = d.addReassembled(whole, 0, whole.length);
-            d.add(SmbDirect.REASSEMBLED, at, whole.length);
+            int at = SmbDirect.REASSEMBLY.show(d, fragments.frameList(), whole);
             smb2(chain, d, at, at + whole.length);
         }
         fragments.reset();
