@@ -36,7 +36,8 @@ class DecodeAsOptionTest {
                 assertEquals(2, r.status(), verb + " " + bad + ": " + r.err());
                 assertEquals(1, r.err().strip().split("\n").length, r.err());
                 assertTrue(r.err().startsWith("rdmascope: invalid --decode-as: ")
-                        && r.err().contains("accepted: infiniband,smb_direct; infiniband.bth.destqp==VALUE,smb_direct; "
+                        && r.err().contains("accepted: infiniband,iser|nvme-rdma|rpcordma|smb_direct; "
+                        + "infiniband.bth.destqp==VALUE,iser|nvme-rdma|rpcordma|smb_direct; "
                         + "tcp.port==VALUE,iwarp_mpa|smb_direct; udp.port==VALUE,infiniband"), r.err());
             }
         }

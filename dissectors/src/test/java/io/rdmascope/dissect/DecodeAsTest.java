@@ -56,7 +56,8 @@ class DecodeAsTest {
     @DisplayName("an unknown table or protocol, or a value out of range, is refused with one line naming what is accepted")
     void chainRefusesWhatNoPackageDeclared() {
         DissectorChain chain = DissectorChain.standard();
-        String accepted = "accepted: infiniband,smb_direct; infiniband.bth.destqp==VALUE,smb_direct; "
+        String accepted = "accepted: infiniband,iser|nvme-rdma|rpcordma|smb_direct; "
+                + "infiniband.bth.destqp==VALUE,iser|nvme-rdma|rpcordma|smb_direct; "
                 + "tcp.port==VALUE,iwarp_mpa|smb_direct; udp.port==VALUE,infiniband";
         assertEquals(accepted, chain.decodeAsUsage());
         assertEquals("unknown table 'sctp.port'; " + accepted, refused(chain, "sctp.port==1,smb_direct"));

@@ -62,6 +62,32 @@ public final class ProtocolFixtures {
         return out;
     }
 
+    /** The BTH opcode of a UD SEND Only (IBTA table 38), as {@code -T fields} prints it: how CM MADs travel. */
+    private static final String UD_SEND_ONLY = "100";
+
+    /**
+     * Writes {@code capture} without its CM frames (every UD SEND, which on the storage cases is the CM
+     * exchange) to {@code copy}, a pcap of the same link type, and returns the original number of each
+     * frame kept, in order: what a {@code --decode-as} test needs to compare the copy with the whole.
+     */
+    public static List<Integer> withoutCm(Path capture, Path copy) throws IOException {
+        List<Frame> frames = PcapFixtures.read(capture);
+        List<Dissection> dissected = dissectAll(capture);
+        List<byte[]> kept = new ArrayList<>();
+        List<Integer> original = new ArrayList<>();
+        for (int i = 0; i < frames.size(); i++) {
+            if (!value(dissected.get(i), "infiniband.bth.opcode").equals(UD_SEND_ONLY)) {
+                Frame f = frames.get(i);
+                byte[] bytes = new byte[f.capturedLength()];
+                f.buffer().get(f.offset(), bytes);
+                kept.add(bytes);
+                original.add(i + 1);
+            }
+        }
+        PcapFixtures.writePcap(copy, frames.get(0).linkType(), kept);
+        return original;
+    }
+
     /** Field {@code name}'s occurrences in {@code d}, comma-joined as {@code tshark -T fields} prints them. */
     public static String value(Dissection d, String name) {
         AsciiSink s = new AsciiSink(64);

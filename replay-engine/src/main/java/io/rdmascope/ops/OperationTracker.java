@@ -7,6 +7,7 @@ import io.rdmascope.dissect.ops.OperationEvents;
 import io.rdmascope.dissect.ops.OperationExtractor;
 import io.rdmascope.proto.Protocols;
 import io.rdmascope.proto.mad.Cm;
+import io.rdmascope.proto.mad.CmConnections;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -224,7 +225,10 @@ public final class OperationTracker implements OperationEvents {
 
     @Override
     public void command(Command c) {
-        QueueState q = queues.computeIfAbsent(c.queue(), this::newQueue);
+        QueueState q = learnt(c.queue());
+        if (q == null) {
+            q = queues.computeIfAbsent(c.queue(), this::newQueue);
+        }
         if (q.count >= maxOutstanding) {
             Pending evicted = q.removeOldest();
             overflowed++;
@@ -239,7 +243,7 @@ public final class OperationTracker implements OperationEvents {
 
     @Override
     public void response(Response r) {
-        QueueState q = queues.get(r.queue());
+        QueueState q = learnt(r.queue());
         Pending p = q == null ? null : q.answer(r.id());
         if (p == null) {
             unmatchedResponses++;
@@ -247,6 +251,28 @@ public final class OperationTracker implements OperationEvents {
         }
         close(p, r.failure() == null ? Operation.COMPLETED : Operation.FAILED, r.failure(), frame, timeNanos,
                 r.statusCode());
+    }
+
+    /**
+     * The state of {@code queue}, else null. A queue {@code --decode-as} learnt without CM is first
+     * reported with its requester's QP unknown ({@link CmConnections#UNKNOWN_QPN}: an RC packet names
+     * only its destination) and, once its traffic showed that QP, with it: the same queue, which from
+     * then on is also found by that QP (its ACKs and the RDMA transfers to it).
+     */
+    private QueueState learnt(Queue queue) {
+        QueueState q = queues.get(queue);
+        if (q != null || queue.requesterQpn() == CmConnections.UNKNOWN_QPN) {
+            return q;
+        }
+        Queue unknown = new Queue(queue.protocol(), queue.name(), CmConnections.UNKNOWN_QPN, queue.responderQpn());
+        q = queues.remove(unknown);
+        if (q != null) {
+            byQpn.get(CmConnections.UNKNOWN_QPN).remove(q);
+            q.queue = queue;
+            queues.put(queue, q);
+            byQpn.computeIfAbsent(queue.requesterQpn(), k -> new ArrayList<>(1)).add(q);
+        }
+        return q;
     }
 
     private QueueState newQueue(Queue queue) {
@@ -322,7 +348,7 @@ public final class OperationTracker implements OperationEvents {
         p.done = true;
         boolean answered = responseFrame >= 0;
         Command c = p.command;
-        Queue queue = c.queue();
+        Queue queue = p.queue.queue; // with the requester's QP a learnt queue found after the command
         String queueText = (queue.name().isEmpty() ? "" : queue.name() + " ") + (queue.transport() != null
                 ? iwarp.text(p.queue) : String.format("QP 0x%06x/0x%06x", queue.requesterQpn(), queue.responderQpn()));
         boolean data = p.dataFrames != null;
@@ -342,7 +368,7 @@ public final class OperationTracker implements OperationEvents {
      * first; ids in the order their first outstanding command came), and its teardown.
      */
     static final class QueueState {
-        final Queue queue;
+        Queue queue;
         private final LinkedHashMap<Long, List<Pending>> outstanding = new LinkedHashMap<>();
         int count;
         long teardownFrame;

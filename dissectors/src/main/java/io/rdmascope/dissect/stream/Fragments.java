@@ -57,6 +57,11 @@ public final class Fragments {
 
     /** The fragments' frame numbers as 32-bit big-endian words, what a frame-list field reads. */
     public byte[] frameList() {
+        return frameList(frames, count);
+    }
+
+    /** The first {@code count} of {@code frames} as 32-bit big-endian words, what a frame-list field reads. */
+    public static byte[] frameList(long[] frames, int count) {
         byte[] list = new byte[4 * count];
         for (int i = 0; i < count; i++) {
             int f = (int) frames[i];

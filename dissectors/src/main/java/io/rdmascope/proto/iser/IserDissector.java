@@ -17,7 +17,10 @@ import io.rdmascope.proto.mad.Cm;
  * allows, reserved bytes zero, an iSCSI opcode of the sending side (RFC 7143 §11.2.1.2). The data of
  * a SCSI Read moves by RDMA WRITEs into the buffer the command's Read STag names, that of a SCSI
  * Write by RDMA READs of the Write STag's (RFC 7145 §7.3.5-7.3.6); each is matched to its task by
- * that STag. Nothing is guessed without the CM exchange.
+ * that STag. Nothing is guessed without the CM exchange, unless {@code --decode-as} names the QP
+ * ({@code infiniband.bth.destqp==Q,iser}) or every one ({@code infiniband,iser}, tshark's form): then
+ * the content says whose QP it is ({@link #sentByInitiator}) and evidence pairs the two
+ * ({@link #learnInitiator}, {@link #pairByTransfer}).
  */
 final class IserDissector {
     /** RC opcodes (IBTA table 38). */
@@ -75,27 +78,46 @@ final class IserDissector {
         }
     }
 
-    /** An RC payload {@code [offset, end)} on a known iSER connection; two lookups and no allocation otherwise. */
+    /**
+     * An RC payload {@code [offset, end)} on a known iSER connection, or to a QP {@code --decode-as}
+     * chose; two lookups and no allocation otherwise.
+     */
     static boolean payload(DissectorChain chain, Dissection d, int offset, int end) {
-        IserSessions sessions = sessions(d, false);
-        if (sessions == null || sessions.isEmpty()) {
+        RdmaContext r = d.rdma();
+        int destQpn = d.u24(r.bthStart + 5);
+        boolean chosen = chain.isPayloadDecodedAs(destQpn, Iser.ISER_PROTOCOL.abbrev());
+        IserSessions sessions = sessions(d, chosen);
+        if (sessions == null || (sessions.isEmpty() && !chosen)) {
             return false;
         }
-        RdmaContext r = d.rdma();
         int opcode = r.opcode;
         if (opcode > READ_RESPONSE_ONLY && opcode != SEND_ONLY_WITH_INVALIDATE) {
             return false;
         }
         sessions.beginFrame(d.frame().number());
-        int destQpn = d.u24(r.bthStart + 5);
         IserSessions.Connection toTarget = sessions.toResponder(destQpn);
         IserSessions.Connection toInitiator = toTarget == null ? sessions.toRequester(destQpn) : null;
         if (toTarget == null && toInitiator == null) {
-            return false;
+            if (!chosen) {
+                return false;
+            }
+            if (isSend(opcode)) {
+                if (end - offset < SMALLEST_PDU || offset + SMALLEST_PDU > d.capturedLength()) {
+                    return false;
+                }
+                if (sentByInitiator(d, offset)) {
+                    toTarget = sessions.learnResponder(destQpn, 0);
+                } else {
+                    toInitiator = learnInitiator(sessions, destQpn, d.u32(offset + Iser.HEADER_SIZE + 16));
+                }
+            } else {
+                toInitiator = pairByTransfer(d, sessions, destQpn);
+                if (toInitiator == null) {
+                    return false;
+                }
+            }
         }
-        boolean send = opcode == SEND_ONLY || opcode == SEND_FIRST || opcode == SEND_ONLY_WITH_IMMEDIATE
-                || opcode == SEND_ONLY_WITH_INVALIDATE;
-        if (send) {
+        if (isSend(opcode)) {
             return end - offset >= SMALLEST_PDU && offset + SMALLEST_PDU <= d.capturedLength()
                     && message(chain, d, toTarget != null ? toTarget : toInitiator, toTarget != null, offset, end);
         }
@@ -123,6 +145,62 @@ final class IserDissector {
         return false;
     }
 
+    private static boolean isSend(int opcode) {
+        return opcode == SEND_ONLY || opcode == SEND_FIRST || opcode == SEND_ONLY_WITH_IMMEDIATE
+                || opcode == SEND_ONLY_WITH_INVALIDATE;
+    }
+
+    /**
+     * Whether the iSER message at {@code at} is one an initiator sends: a Hello (RFC 5046 §9.4), or an
+     * iSCSI PDU whose opcode is an initiator's (RFC 7143 §11.2.1.2: the target's are 0x20 and above).
+     * What {@code --decode-as} needs, with no CM exchange, to tell the target's QP from the initiator's.
+     */
+    private static boolean sentByInitiator(Dissection d, int at) {
+        int iserOpcode = d.u8(at) >> 4;
+        if (iserOpcode == Iser.OPCODE_HELLO || iserOpcode == Iser.OPCODE_HELLO_REPLY) {
+            return iserOpcode == Iser.OPCODE_HELLO;
+        }
+        return (d.u8(at + Iser.HEADER_SIZE) & 0x3F) < TARGET_OPCODES;
+    }
+
+    /**
+     * The connection a target's PDU to {@code destQpn} (a QP {@code --decode-as} chose) travels on:
+     * the learnt connection whose initiator sent a task or PDU with its task tag, now knowing its
+     * initiator's QP; else one of its own.
+     */
+    private static IserSessions.Connection learnInitiator(IserSessions sessions, int destQpn, long itt) {
+        IserSessions.Connection c = sessions.unpaired(x -> x.findTask(itt) >= 0 || x.lastInitiatorTaskTag == itt);
+        if (c == null) {
+            return sessions.learnRequester(destQpn, 0);
+        }
+        c.requesterFound(destQpn);
+        return c;
+    }
+
+    /**
+     * An RDMA WRITE or READ Request to {@code destQpn}, a QP {@code --decode-as} chose: only a target
+     * sends them, into or out of the buffer a task's Read or Write STag named (RFC 7145 §7.3.5-7.3.6),
+     * so the learnt connection holding that task is the initiator's; null when none holds it.
+     */
+    private static IserSessions.Connection pairByTransfer(Dissection d, IserSessions sessions, int destQpn) {
+        RdmaContext r = d.rdma();
+        int opcode = r.opcode;
+        long stag = d.u32(r.bthStart + RETH_R_KEY);
+        long va = rethVa(d, r);
+        IserSessions.Connection c;
+        if (opcode == WRITE_FIRST || opcode == WRITE_ONLY || opcode == WRITE_ONLY_WITH_IMMEDIATE) {
+            c = sessions.unpaired(x -> x.findReadStag(stag, va) >= 0);
+        } else if (opcode == READ_REQUEST) {
+            c = sessions.unpaired(x -> x.findWriteStag(stag, va) >= 0);
+        } else {
+            return null;
+        }
+        if (c != null) {
+            c.requesterFound(destQpn);
+        }
+        return c;
+    }
+
     /** A SEND's iSER message; false (nothing added) when its bytes are not one RFC 7145 allows. */
     private static boolean message(DissectorChain chain, Dissection d, IserSessions.Connection c, boolean toTarget,
                                    int offset, int end) {
@@ -148,6 +226,9 @@ final class IserDissector {
         d.add(Iser.CONTROL, offset, Iser.HEADER_SIZE);
         long frame = d.frame().number();
         long itt = d.u32(bhs + 16);
+        if (toTarget) {
+            c.lastInitiatorTaskTag = itt;
+        }
         switch (iscsiOpcode) {
             case Iser.SCSI_COMMAND -> {
                 int cdb = bhs + 32;

@@ -1,5 +1,6 @@
 package io.rdmascope.proto.iser;
 
+import io.rdmascope.dissect.DecodeAs;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.ProtocolModule;
 import io.rdmascope.dissect.Registrations;
@@ -25,6 +26,8 @@ public final class IserModule implements ProtocolModule {
     public void register(Registrations r) {
         r.cmPrivateData(IserDissector::cm);
         r.rdmaPayload(IserDissector::payload);
+        r.decodeAs(DecodeAs.DEST_QP, Iser.ISER_PROTOCOL.abbrev()); // one QP, without the CM exchange
+        r.decodeAs(DecodeAs.INFINIBAND, Iser.ISER_PROTOCOL.abbrev()); // tshark's form: every RoCE/IB SEND
     }
 
     @Override

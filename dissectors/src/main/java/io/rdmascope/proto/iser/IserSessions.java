@@ -17,8 +17,15 @@ final class IserSessions extends CmConnections<IserSessions.Connection> {
      */
     static final class Connection implements CmConnections.Connection {
         static final int REMEMBERED = 1024;
-        final int initiatorQpn;
+        /** The initiator's QP; {@link CmConnections#UNKNOWN_QPN} on a connection learnt from its initiator's PDUs until its target's show it. */
+        int initiatorQpn;
+        /** The target's QP; {@link CmConnections#UNKNOWN_QPN} on a connection learnt from a target's PDU alone. */
         final int targetQpn;
+        /**
+         * The task tag of the initiator's latest PDU: on a connection learnt without CM, a target PDU
+         * that answers a Login or NOP-Out (which hold no task) names it, pairing the two QPs.
+         */
+        long lastInitiatorTaskTag = -1;
         private final long[] itts = new long[REMEMBERED];
         private final long[] frames = new long[REMEMBERED];
         /** CDB opcode (bits 16-23) and the LUN's first two bytes (bits 0-15). */
@@ -49,6 +56,11 @@ final class IserSessions extends CmConnections<IserSessions.Connection> {
         @Override
         public int responderQpn() {
             return targetQpn;
+        }
+
+        @Override
+        public void requesterFound(int qpn) {
+            initiatorQpn = qpn;
         }
 
         void task(long itt, long frame, int cdbOpcode, int lun, long readStag, long readVa, long writeStag,

@@ -4,6 +4,7 @@ import io.rdmascope.dissect.Dissection;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The connections an upper protocol learns from captured CM exchanges, in capture order: the
@@ -17,11 +18,47 @@ import java.util.List;
  * @param <C> the protocol's state of one connection
  */
 public abstract class CmConnections<C extends CmConnections.Connection> {
-    /** One connection's two queue pairs: the REQ sender's (the requester) and the REP sender's. */
+    /**
+     * One connection's two queue pairs: the REQ sender's (the requester) and the REP sender's. A
+     * connection learnt from traffic ({@link #learnResponder}) starts with one of them {@link
+     * #UNKNOWN_QPN} and is told the other when the traffic shows it ({@link Connection#requesterFound}).
+     */
     public interface Connection {
         int requesterQpn();
 
         int responderQpn();
+
+        /** Names the requester's QP of a connection learnt with only its responder's. */
+        void requesterFound(int qpn);
+    }
+
+    /** The QP of a side a connection learnt without CM has not shown yet. */
+    public static final int UNKNOWN_QPN = -1;
+
+    /** A connection's two QPs, the requester's settable for a connection learnt without CM: what a protocol's connection may extend. */
+    public abstract static class QueuePair implements Connection {
+        private int requesterQpn;
+        private final int responderQpn;
+
+        protected QueuePair(int requesterQpn, int responderQpn) {
+            this.requesterQpn = requesterQpn;
+            this.responderQpn = responderQpn;
+        }
+
+        @Override
+        public final int requesterQpn() {
+            return requesterQpn;
+        }
+
+        @Override
+        public final int responderQpn() {
+            return responderQpn;
+        }
+
+        @Override
+        public void requesterFound(int qpn) {
+            requesterQpn = qpn;
+        }
     }
 
     /** Makes a connection's state once its REP was seen; {@code detail} is what the REQ noted. */
@@ -115,6 +152,50 @@ public abstract class CmConnections<C extends CmConnections.Connection> {
         for (int i = 0; i < connections.size(); i++) {
             C c = connections.get(i);
             if (c.requesterQpn() == destQpn || c.responderQpn() == destQpn) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The connection whose responder's QP is {@code destQpn}, opened with an unknown requester when
+     * there is none: {@code --decode-as} chose the QP and a message's content showed that it goes to
+     * the responder (a command, an iSCSI initiator's PDU, an RPC call), with no CM exchange captured
+     * to say so. The requester's QP is not in an RC packet (a BTH names only its destination), so it
+     * stays unknown until the protocol finds evidence of it ({@link #unpaired}).
+     */
+    public final C learnResponder(int destQpn, int detail) {
+        return known(toResponder(destQpn), UNKNOWN_QPN, destQpn, detail);
+    }
+
+    /**
+     * A QP {@code --decode-as} chose that the content showed to be a requester's, with no learnt
+     * connection to pair it with (a response whose command was not captured): a connection with an
+     * unknown responder, so that later packets to the QP are decoded on it.
+     */
+    public final C learnRequester(int destQpn, int detail) {
+        return known(toRequester(destQpn), destQpn, UNKNOWN_QPN, detail);
+    }
+
+    /** {@code found}, or a connection of the two QPs opened now when it is null. */
+    private C known(C found, int requesterQpn, int responderQpn, int detail) {
+        if (found != null) {
+            return found;
+        }
+        C c = opener.open(requesterQpn, responderQpn, detail);
+        connections.add(c);
+        return c;
+    }
+
+    /**
+     * The newest learnt connection whose requester is still unknown and that {@code evidence}
+     * accepts (it holds the command a response answers, the buffer an RDMA transfer uses), else null.
+     */
+    public final C unpaired(Predicate<C> evidence) {
+        for (int i = connections.size() - 1; i >= 0; i--) {
+            C c = connections.get(i);
+            if (c.requesterQpn() == UNKNOWN_QPN && evidence.test(c)) {
                 return c;
             }
         }

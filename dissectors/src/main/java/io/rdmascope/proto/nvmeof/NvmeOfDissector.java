@@ -8,14 +8,19 @@ import io.rdmascope.field.HeaderType;
 import io.rdmascope.proto.data.Data;
 import io.rdmascope.proto.mad.Cm;
 
+import java.util.Set;
+
 /**
  * Finds NVMe-oF on RDMA and decodes it. A queue pair is NVMe-oF when its connection was captured: a
  * ConnectRequest whose RDMA-CM service ID names TCP port 4420 (NVMe-oF 1.1 §7.3.1.2; the IP CM
  * service ID of the RDMA IP CM Service annex, IBTA A11) and the ConnectReply that answers it. From
  * then on a SEND to the controller's QP carries a command capsule and a SEND to the host's QP a
  * response capsule (NVMe-oF §7.3.3); an RDMA READ of the host's memory or an RDMA WRITE into it
- * moves the data of the command whose keyed SGL carried the same R_Key. Nothing is guessed from payload bytes: without the CM exchange
- * the SENDs stay data, so no other traffic can be taken for NVMe-oF.
+ * moves the data of the command whose keyed SGL carried the same R_Key. Nothing is guessed from payload
+ * bytes: without the CM exchange the SENDs stay data, so no other traffic can be taken for NVMe-oF,
+ * unless {@code --decode-as} names the QP ({@code infiniband.bth.destqp==Q,nvme-rdma}) or every one
+ * ({@code infiniband,nvme-rdma}); then which side a QP is comes from what is sent to it (see
+ * {@link #learnController} and {@link #learnHost}).
  */
 final class NvmeOfDissector {
     /** The NVMe-oF private data after the 36-byte IP CM header of a REQ's private data (IBTA A11.6). */
@@ -37,6 +42,9 @@ final class NvmeOfDissector {
     /** RETH (IBTA 9.3.3): VA, R_Key, DMA length, right after the BTH. */
     private static final int RETH_VA = 12;
     private static final int RETH_R_KEY = 12 + 8;
+
+    /** Admin opcodes no I/O command shares (NVMe 1.4 §5 against the NVM command set of §6): their queue is the admin queue. */
+    private static final Set<Integer> ADMIN_ONLY_OPCODES = Set.of(NvmeOf.OPC_IDENTIFY, 0x0A, 0x0C, 0x18);
 
     private NvmeOfDissector() {
     }
@@ -68,28 +76,35 @@ final class NvmeOfDissector {
     }
 
     /**
-     * A SEND's payload {@code [offset, end)}: a capsule when its QP is a known NVMe-oF queue's. Costs
-     * two lookups and no allocation on a capture without NVMe-oF.
+     * A SEND's payload {@code [offset, end)}: a capsule when its QP is a known NVMe-oF queue's, or one
+     * {@code --decode-as} chose. Costs two lookups and no allocation on a capture without NVMe-oF.
      */
     static boolean payload(DissectorChain chain, Dissection d, int offset, int end) {
-        NvmeOfQueues queues = queues(d, false);
-        if (queues == null || queues.isEmpty()) {
+        RdmaContext r = d.rdma();
+        int destQpn = d.u24(r.bthStart + 5);
+        boolean chosen = chain.isPayloadDecodedAs(destQpn, NvmeOf.RDMA_PROTOCOL.abbrev());
+        NvmeOfQueues queues = queues(d, chosen);
+        if (queues == null || (queues.isEmpty() && !chosen)) {
             return false;
         }
-        RdmaContext r = d.rdma();
         int opcode = r.opcode;
         if (opcode > READ_RESPONSE_ONLY && opcode != SEND_ONLY_WITH_INVALIDATE) {
             return false; // not RC, or nothing NVMe-oF sends (ACKs, atomics)
         }
         queues.beginFrame(d.frame().number());
-        int destQpn = d.u24(r.bthStart + 5);
         NvmeOfQueues.Queue toController = queues.toResponder(destQpn);
         NvmeOfQueues.Queue toHost = toController == null ? queues.toRequester(destQpn) : null;
         if (toController == null && toHost == null) {
-            return false;
+            if (!chosen) {
+                return false;
+            }
+            toController = learnController(d, queues, destQpn, offset, end);
+            toHost = toController == null ? learnHost(d, queues, destQpn, offset, end) : null;
+            if (toController == null && toHost == null) {
+                return false;
+            }
         }
-        boolean send = opcode == SEND_ONLY || opcode == SEND_FIRST || opcode == SEND_ONLY_WITH_IMMEDIATE
-                || opcode == SEND_ONLY_WITH_INVALIDATE;
+        boolean send = isSend(opcode);
         if (send && toController != null && end - offset >= NvmeOf.SQE_SIZE
                 && offset + NvmeOf.SQE_SIZE <= d.capturedLength()) {
             command(chain, d, toController, offset, end);
@@ -130,6 +145,80 @@ final class NvmeOfDissector {
             return true;
         }
         return false;
+    }
+
+    /**
+     * A QP {@code --decode-as} chose, with no CM exchange to say whose it is: the controller's when
+     * this SEND is a command capsule (NVMe-oF 1.1 §7.3.3: a 64-byte SQE, in-capsule data after it)
+     * whose SQE is one a host sends (below), else null. The queue's id comes from the first command:
+     * a Connect names it (NVMe-oF 1.1 §3.3, SQE bytes 42-43), any other Fabrics command and the
+     * admin-only opcodes (Identify, Get Features, Asynchronous Event Request, Keep Alive) are the
+     * admin queue's, anything else leaves it {@link NvmeOfQueues#UNKNOWN_QID}.
+     */
+    private static NvmeOfQueues.Queue learnController(Dissection d, NvmeOfQueues queues, int destQpn, int offset,
+                                                      int end) {
+        if (!isSend(d.rdma().opcode) || end - offset < NvmeOf.SQE_SIZE
+                || offset + NvmeOf.SQE_SIZE > d.capturedLength() || !isCommand(d, offset)) {
+            return null;
+        }
+        int opc = d.u8(offset);
+        int qid;
+        if (opc == NvmeOf.OPC_FABRICS) {
+            qid = d.u8(offset + 4) == NvmeOf.FCTYPE_CONNECT ? d.u16le(offset + 42) : 0;
+        } else {
+            qid = ADMIN_ONLY_OPCODES.contains(opc) ? 0 : NvmeOfQueues.UNKNOWN_QID;
+        }
+        return queues.learnResponder(destQpn, qid);
+    }
+
+    /**
+     * A QP {@code --decode-as} chose that is the host's: a SEND of exactly one CQE (a response capsule
+     * on RDMA carries nothing else, NVMe-oF 1.1 §7.3.3), or an RDMA READ Request or WRITE, which only a
+     * controller sends. It is paired with the learnt queue whose command the CQE answers (by CID) or
+     * whose keyed SGL holds the transfer's R_Key and address; a response with no such command gets a
+     * queue of its own, a transfer none (null).
+     */
+    private static NvmeOfQueues.Queue learnHost(Dissection d, NvmeOfQueues queues, int destQpn, int offset, int end) {
+        RdmaContext r = d.rdma();
+        int opcode = r.opcode;
+        if (isSend(opcode) && end - offset == NvmeOf.CQE_SIZE && offset + NvmeOf.CQE_SIZE <= d.capturedLength()) {
+            int cid = d.u16le(offset + 12);
+            NvmeOfQueues.Queue q = queues.unpaired(c -> c.find(cid) >= 0);
+            if (q == null) {
+                return queues.learnRequester(destQpn, d.u16le(offset + 10)); // the CQE's SQ identifier
+            }
+            q.requesterFound(destQpn);
+            return q;
+        }
+        if (opcode != READ_REQUEST && opcode != WRITE_FIRST && opcode != WRITE_ONLY
+                && opcode != WRITE_ONLY_WITH_IMMEDIATE) {
+            return null;
+        }
+        long key = d.u32(r.bthStart + RETH_R_KEY);
+        long va = rethVa(d, r);
+        NvmeOfQueues.Queue q = queues.unpaired(c -> c.findKey(key, va) >= 0);
+        if (q != null) {
+            q.requesterFound(destQpn);
+        }
+        return q;
+    }
+
+    /**
+     * Whether the 64 bytes at {@code at} are an SQE a host sends on RDMA: a Fabrics command of a type
+     * NVMe-oF 1.1 §3.3 defines, or a command that describes its data by SGL (PSDT not 00b: a fabric
+     * carries no PRPs) whose first descriptor is of a type NVMe 1.4 §4.4 defines.
+     */
+    private static boolean isCommand(Dissection d, int at) {
+        if (d.u8(at) == NvmeOf.OPC_FABRICS) {
+            return NvmeOf.FCTYPE_NAMES.nameOf(d.u8(at + 4)) != null;
+        }
+        int sglType = d.u8(at + 39) >> 4;
+        return d.u8(at + 1) >> 6 != 0 && (sglType == 0 || (sglType >= 2 && sglType <= 5));
+    }
+
+    private static boolean isSend(int opcode) {
+        return opcode == SEND_ONLY || opcode == SEND_FIRST || opcode == SEND_ONLY_WITH_IMMEDIATE
+                || opcode == SEND_ONLY_WITH_INVALIDATE;
     }
 
     /** The RETH's 64-bit virtual address (big-endian, IBTA 9.3.3). */

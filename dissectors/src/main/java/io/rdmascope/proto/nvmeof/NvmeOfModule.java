@@ -1,5 +1,6 @@
 package io.rdmascope.proto.nvmeof;
 
+import io.rdmascope.dissect.DecodeAs;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.ProtocolModule;
 import io.rdmascope.dissect.Registrations;
@@ -31,6 +32,9 @@ public final class NvmeOfModule implements ProtocolModule {
     public void register(Registrations r) {
         r.cmPrivateData(NvmeOfDissector::cm);
         r.rdmaPayload(NvmeOfDissector::payload);
+        // Not in tshark 4.0, whose nvme-rdma needs the CM exchange (docs/cli.md): one QP, or every one.
+        r.decodeAs(DecodeAs.DEST_QP, NvmeOf.RDMA_PROTOCOL.abbrev());
+        r.decodeAs(DecodeAs.INFINIBAND, NvmeOf.RDMA_PROTOCOL.abbrev());
     }
 
     @Override

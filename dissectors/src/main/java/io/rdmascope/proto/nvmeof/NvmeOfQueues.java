@@ -9,6 +9,11 @@ import io.rdmascope.proto.mad.CmConnections;
  * id), each with the commands it carried (for the response capsule to name the command it answers).
  */
 final class NvmeOfQueues extends CmConnections<NvmeOfQueues.Queue> {
+    /**
+     * The queue id of a queue learnt without CM whose first command did not tell it (no Connect, no
+     * admin-only command): 0xFFFF, which no queue has (NVMe 1.4 §5.4: identifiers up to 65534).
+     */
+    static final int UNKNOWN_QID = 0xFFFF;
 
     /**
      * One NVMe queue on one RC queue pair: commands go to the controller's QPN, responses to the
@@ -17,9 +22,12 @@ final class NvmeOfQueues extends CmConnections<NvmeOfQueues.Queue> {
      */
     static final class Queue implements CmConnections.Connection {
         static final int REMEMBERED = 1024;
-        final int hostQpn;
+        /** The host's QP; {@link CmConnections#UNKNOWN_QPN} on a queue learnt from commands until a response or transfer shows it. */
+        int hostQpn;
+        /** The controller's QP; {@link CmConnections#UNKNOWN_QPN} on a queue learnt from a response alone. */
         final int controllerQpn;
-        final int qid;
+        /** The queue id, from the CM request or, on a queue learnt without CM, its first command ({@link #UNKNOWN_QID}). */
+        int qid;
         private final long[] cids = new long[REMEMBERED];
         private final long[] frames = new long[REMEMBERED];
         /** fabrics flag (bit 24), code (bits 16-23), detail (bits 0-15). */
@@ -48,6 +56,11 @@ final class NvmeOfQueues extends CmConnections<NvmeOfQueues.Queue> {
         @Override
         public int requesterQpn() {
             return hostQpn;
+        }
+
+        @Override
+        public void requesterFound(int qpn) {
+            hostQpn = qpn;
         }
 
         @Override

@@ -17,7 +17,8 @@ final class RpcMessages {
     }
 
     static void dissect(Dissection d, RpcRdmaConnections c, int at, int end) {
-        int limit = Math.min(end, d.capturedLength());
+        // A message put together from chunks lies past the frame (Dissection.addReassembled), whole.
+        int limit = at >= d.capturedLength() ? end : Math.min(end, d.capturedLength());
         long xid = d.u32(at);
         if (d.u32(at + 4) == RpcRdma.CALL) {
             byte[] header = new byte[RpcRdma.CALL_HEADER_SIZE];

@@ -1,6 +1,7 @@
 package io.rdmascope.proto.rpcrdma;
 
 import io.rdmascope.dissect.Dissection;
+import io.rdmascope.dissect.stream.ReassemblyFields;
 import io.rdmascope.field.Base;
 import io.rdmascope.field.Field;
 import io.rdmascope.field.FieldType;
@@ -153,8 +154,17 @@ public final class RpcRdma {
             FieldType.PROTOCOL, List.of());
     public static final HeaderType NFS4_OP = HeaderType.group(NFS_PROTOCOL, "nfs.op", "Operation", NFS4_OPCODE);
 
+    /**
+     * An RPC message put together from chunks (RFC 8166 §3.5.3-3.5.4): the frames it came in and its
+     * bytes, tshark's {@code rpcordma.fragment*} and {@code rpcordma.reassembled.*} (packet-rpcrdma.c).
+     */
+    static final ReassemblyFields REASSEMBLY = ReassemblyFields.of(PROTOCOL, "rpcordma", Chunks.MAX_FRAGMENTS,
+            new ReassemblyFields.Labels("RPCoRDMA fragment", "Reassembled RPCoRDMA fragments",
+                    "Reassembled RPCoRDMA length", "Reassembled RPCoRDMA data", "Reassembled RPCoRDMA"));
+
     public static final List<HeaderType> HEADERS = List.of(HEADER, READ_LIST, READ_CHUNK, WRITE_LIST, WRITE_CHUNK,
-            REPLY_LIST, SEGMENT, MSGP, ERROR, RPC_CALL, RPC_REPLY, RPC_MATCHED_CALL, NFS_V3, NFS_V4, NFS4_OP);
+            REPLY_LIST, SEGMENT, MSGP, ERROR, REASSEMBLY.fragments(), REASSEMBLY.reassembled(), RPC_CALL, RPC_REPLY,
+            RPC_MATCHED_CALL, NFS_V3, NFS_V4, NFS4_OP);
 
     private RpcRdma() {
     }

@@ -8,7 +8,47 @@ import io.rdmascope.proto.mad.CmConnections;
  * reply to name the call it answers), forgotten with the connections.
  */
 final class RpcRdmaConnections extends CmConnections<RpcRdmaConnections.Connection> {
-    record Connection(int requesterQpn, int responderQpn) implements CmConnections.Connection {
+    /** One connection: the client's (the CM requester's) QP and the server's. */
+    static final class Connection extends CmConnections.QueuePair {
+        /** How many of a learnt connection's calls a reply may pair it by. */
+        static final int PAIRING_CALLS = 64;
+        /** The XIDs of the latest calls on a connection learnt without CM, newest at {@code nextCall - 1}. */
+        private long[] pairingXids;
+        private int nextCall;
+        /** The calls whose read or reply chunks are awaited, and the RDMA READs and WRITEs filling them. */
+        final Chunks chunks = new Chunks();
+
+        Connection(int clientQpn, int serverQpn) {
+            super(clientQpn, serverQpn);
+        }
+
+        @Override
+        public void requesterFound(int qpn) {
+            super.requesterFound(qpn);
+            pairingXids = null;
+        }
+
+        /** A call on a learnt connection whose client is unknown: a reply with its XID will pair them. */
+        void calledWhileUnpaired(long xid) {
+            if (pairingXids == null) {
+                pairingXids = new long[PAIRING_CALLS];
+                java.util.Arrays.fill(pairingXids, -1);
+            }
+            pairingXids[nextCall] = xid;
+            nextCall = (nextCall + 1) % PAIRING_CALLS;
+        }
+
+        /** Whether one of the latest calls while unpaired had {@code xid}. */
+        boolean calledWith(long xid) {
+            if (pairingXids != null) {
+                for (long x : pairingXids) {
+                    if (x == xid) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
     }
 
     /** How many calls a connection's replies are looked up among (newest first). */

@@ -7,6 +7,10 @@ import io.rdmascope.dissect.stream.StreamState;
 import io.rdmascope.field.HeaderType;
 import io.rdmascope.proto.data.Data;
 import io.rdmascope.proto.mad.Cm;
+import io.rdmascope.proto.mad.CmConnections;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Finds RPC-over-RDMA version 1 and decodes it. Two conditions, both required, because Wireshark's
@@ -16,6 +20,9 @@ import io.rdmascope.proto.mad.Cm;
  * starts with a well-formed transport header (RFC 8166 §4.2: version 1, credits that fit 16 bits, a
  * procedure 0-4, chunk lists that parse inside the payload) followed, for RDMA_MSG and RDMA_MSGP, by
  * an RPC message with the same XID (RFC 8166 §4.2.1: "the XID ... is the same as the RPC message's").
+ * {@code --decode-as} ({@code infiniband,rpcordma}, tshark's form, or {@code
+ * infiniband.bth.destqp==Q,rpcordma}) stands in for the first condition on the QPs it names; the
+ * message's direction then says which side a QP is ({@link #isToServer}).
  */
 final class RpcRdmaDissector {
     /** RC SEND opcodes that start a message (IBTA table 38): First, Only, Only with Immediate or Invalidate. */
@@ -23,6 +30,18 @@ final class RpcRdmaDissector {
     private static final int SEND_ONLY = 0x04;
     private static final int SEND_ONLY_WITH_IMMEDIATE = 0x05;
     private static final int SEND_ONLY_WITH_INVALIDATE = 0x17;
+    /** RC RDMA opcodes (IBTA table 38): WRITE First to Only with Immediate, READ Request and responses. */
+    private static final int WRITE_FIRST = 0x06;
+    private static final int WRITE_ONLY = 0x0A;
+    private static final int WRITE_ONLY_WITH_IMMEDIATE = 0x0B;
+    private static final int READ_REQUEST = 0x0C;
+    private static final int READ_RESPONSE_FIRST = 0x0D;
+    private static final int READ_RESPONSE_LAST = 0x0F;
+    private static final int READ_RESPONSE_ONLY = 0x10;
+    /** The BTH, after which an RDMA WRITE First/Only or READ Request has its RETH (IBTA 9.3.3). */
+    private static final int BTH_SIZE = 12;
+    /** Layers a message put together from chunks may add: the two of the reassembly, RPC, NFS and its operations. */
+    private static final int LAYERS_OF_A_MESSAGE = 16;
     /** Credits are a 32-bit word, but no implementation grants more than a 16-bit count (Linux: 128). */
     private static final long MAX_CREDITS = 0xFFFF;
     /** opaque_auth's body is at most 400 bytes (RFC 5531 §8.2). */
@@ -51,20 +70,27 @@ final class RpcRdmaDissector {
         }
     }
 
-    /** A SEND's payload {@code [offset, end)}: claimed only on a port-20049 connection and a valid header. */
+    /**
+     * A SEND's payload {@code [offset, end)}: claimed only on a port-20049 connection, or a QP
+     * {@code --decode-as} chose, and a valid header.
+     */
     static boolean payload(DissectorChain chain, Dissection d, int offset, int end) {
-        RpcRdmaConnections c = connections(d, false);
-        if (c == null || c.isEmpty()) {
+        RdmaContext r = d.rdma();
+        int destQpn = d.u24(r.bthStart + 5);
+        boolean chosen = chain.isPayloadDecodedAs(destQpn, RpcRdma.PROTOCOL.abbrev());
+        RpcRdmaConnections c = connections(d, chosen);
+        if (c == null || (c.isEmpty() && !chosen)) {
             return false;
         }
-        RdmaContext r = d.rdma();
         int opcode = r.opcode;
         if (opcode != SEND_ONLY && opcode != SEND_FIRST && opcode != SEND_ONLY_WITH_IMMEDIATE
                 && opcode != SEND_ONLY_WITH_INVALIDATE) {
-            return false;
+            return opcode >= WRITE_FIRST && opcode <= READ_RESPONSE_ONLY && !c.isEmpty()
+                    && chunkTransfer(d, c, destQpn, offset, Math.min(end, d.capturedLength()));
         }
         c.beginFrame(d.frame().number());
-        if (!c.carries(d.u24(r.bthStart + 5))) {
+        boolean known = c.carries(destQpn);
+        if (!known && !chosen) {
             return false;
         }
         int limit = Math.min(end, d.capturedLength());
@@ -76,6 +102,11 @@ final class RpcRdmaDissector {
         boolean rpc = proc == RpcRdma.RDMA_MSG || proc == RpcRdma.RDMA_MSGP;
         if (rpc && !rpcFollows(d, d.u32(offset), body, limit)) {
             return false;
+        }
+        boolean toServer = isToServer(d, offset, body, proc);
+        RpcRdmaConnections.Connection connection = known ? c.to(destQpn) : learn(c, destQpn, d.u32(offset), toServer);
+        if (toServer && connection.requesterQpn() == CmConnections.UNKNOWN_QPN) {
+            connection.calledWhileUnpaired(d.u32(offset));
         }
         d.add(RpcRdma.HEADER, offset, RpcRdma.HEADER_SIZE);
         int p = offset + RpcRdma.HEADER_SIZE;
@@ -95,7 +126,144 @@ final class RpcRdmaDissector {
         } else {
             Data.dissect(chain, d, body, end);
         }
+        if (proc <= RpcRdma.RDMA_MSGP) {
+            chunks(d, c, connection, toServer, offset, body, limit);
+        }
         return true;
+    }
+
+    /**
+     * What a SEND's chunk lists mean for reassembly (RFC 8166 §3.5.3-3.5.4): a call's read chunks and
+     * reply chunk are awaited; a reply that came in its reply chunk (RDMA_NOMSG with a reply chunk) is
+     * shown whole here, after the transport header, as tshark shows it.
+     */
+    private static void chunks(Dissection d, RpcRdmaConnections c, RpcRdmaConnections.Connection connection,
+                               boolean toServer, int at, int body, int limit) {
+        long xid = d.u32(at);
+        int proc = (int) d.u32(at + 12);
+        int p = at + RpcRdma.HEADER_SIZE + (proc == RpcRdma.RDMA_MSGP ? 8 : 0);
+        List<Chunks.Segment> reads = new ArrayList<>(0);
+        for (; d.u32(p) == 1; p += 8 + RpcRdma.SEGMENT_SIZE) {
+            reads.add(segment(d, p + 8, d.u32(p + 4)));
+        }
+        p = ChunkLists.end(d, p + 4, limit, ChunkLists.Kind.WRITE); // past the read list's terminator
+        List<Chunks.Segment> reply = new ArrayList<>(0);
+        if (p > 0 && d.u32(p) == 1) {
+            for (int i = 0; i < d.u32(p + 4); i++) {
+                reply.add(segment(d, p + 8 + i * RpcRdma.SEGMENT_SIZE, -1));
+            }
+        }
+        if (toServer) {
+            if (!reads.isEmpty()) {
+                byte[] inline = new byte[proc == RpcRdma.RDMA_NOMSG ? 0 : Math.max(0, limit - body)];
+                d.buffer().get(d.base() + body, inline, 0, inline.length);
+                connection.chunks.awaitReadChunks(xid, reads, inline, d.frame().number());
+            }
+            if (!reply.isEmpty()) {
+                connection.chunks.awaitReplyChunk(xid, reply);
+            }
+            return;
+        }
+        Chunks.Awaited awaited = proc == RpcRdma.RDMA_NOMSG && !reply.isEmpty()
+                ? connection.chunks.replyChunk(xid) : null;
+        if (awaited != null) {
+            long[] written = new long[reply.size()];
+            for (int i = 0; i < written.length; i++) {
+                written[i] = reply.get(i).length(); // the reply's reply chunk says what was written (§3.5.4)
+            }
+            showWhole(d, c, xid, awaited.frameList(), awaited.replyChunk(written));
+        }
+    }
+
+    private static Chunks.Segment segment(Dissection d, int at, long position) {
+        return new Chunks.Segment(d.u32(at), d.u32(at + 4), d.u32(at + 8) << 32 | d.u32(at + 12), position);
+    }
+
+    /**
+     * An RDMA READ or WRITE on a connection carrying RPC-over-RDMA: the chunk data it moves is kept
+     * (the frame stays data, as tshark shows it) until the READ response that completes a call's read
+     * chunks, which shows the call whole and is claimed (true).
+     */
+    private static boolean chunkTransfer(Dissection d, RpcRdmaConnections c, int destQpn, int offset, int end) {
+        c.beginFrame(d.frame().number());
+        RdmaContext r = d.rdma();
+        int opcode = r.opcode;
+        int reth = r.bthStart + BTH_SIZE;
+        if (opcode >= READ_RESPONSE_FIRST) {
+            RpcRdmaConnections.Connection server = c.toResponder(destQpn);
+            Chunks.Awaited call = server == null ? null : server.chunks.readResponse(d, offset, end - offset,
+                    opcode == READ_RESPONSE_LAST || opcode == READ_RESPONSE_ONLY);
+            if (call == null) {
+                return false;
+            }
+            return showWhole(d, c, call.xid, call.frameList(), call.readCall());
+        }
+        RpcRdmaConnections.Connection client = c.toRequester(destQpn);
+        if (client == null) {
+            return false;
+        }
+        if (opcode == READ_REQUEST) {
+            client.chunks.readRequest(d.u32(reth + 8), rethVa(d, reth), d.u32(reth + 12));
+        } else {
+            boolean first = opcode == WRITE_FIRST || opcode == WRITE_ONLY || opcode == WRITE_ONLY_WITH_IMMEDIATE;
+            client.chunks.write(d, first, first ? d.u32(reth + 8) : 0, first ? rethVa(d, reth) : 0, offset,
+                    end - offset);
+        }
+        return false;
+    }
+
+    private static long rethVa(Dissection d, int reth) {
+        return d.u32(reth) << 32 | d.u32(reth + 4);
+    }
+
+    /**
+     * Shows an RPC message put together from chunks: its frames and bytes ({@link RpcRdma#REASSEMBLY}),
+     * and the RPC message on them; false (nothing added) when the frame has no room left for its
+     * layers or the bytes are no RPC message with the call's XID.
+     */
+    private static boolean showWhole(Dissection d, RpcRdmaConnections c, long xid, byte[] frames, byte[] whole) {
+        if (frames.length == 0 || d.layerCount() + LAYERS_OF_A_MESSAGE > Dissection.MAX_LAYERS) {
+            return false;
+        }
+        int at = d.addReassembled(whole, 0, whole.length);
+        if (!rpcFollows(d, xid, at, at + whole.length)) {
+            return false; // not the RPC message it should be: shown as nothing
+        }
+        RpcRdma.REASSEMBLY.showAt(d, frames, at, whole.length);
+        RpcMessages.dissect(d, c, at, at + whole.length);
+        return true;
+    }
+
+    /**
+     * Whether the message whose transport header starts at {@code at} (its body at {@code body}) goes
+     * to the server: an RPC call (RFC 5531 §9 msg_type) inline; with no inline RPC message, a read
+     * list, which only a call carries (RFC 8166 §3.5.3: the read list of a reply is empty), or
+     * RDMA_DONE (RFC 5666 §4.3, the client's); a reply moved in a reply chunk or an RDMA_ERROR is the server's.
+     */
+    private static boolean isToServer(Dissection d, int at, int body, int proc) {
+        return switch (proc) {
+            case RpcRdma.RDMA_MSG, RpcRdma.RDMA_MSGP -> d.u32(body + 4) == RpcRdma.CALL;
+            case RpcRdma.RDMA_NOMSG -> d.u32(at + RpcRdma.HEADER_SIZE) == 1;
+            case RpcRdma.RDMA_DONE -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * The connection a QP {@code --decode-as} chose belongs to, with no CM exchange: the server's when
+     * a call goes to it; when a reply does, the client's of the learnt connection whose call had its
+     * XID (RFC 8166 §4.1: a reply's XID is its call's), else a connection of its own.
+     */
+    private static RpcRdmaConnections.Connection learn(RpcRdmaConnections c, int destQpn, long xid, boolean toServer) {
+        if (toServer) {
+            return c.learnResponder(destQpn, 0);
+        }
+        RpcRdmaConnections.Connection called = c.unpaired(x -> x.calledWith(xid));
+        if (called == null) {
+            return c.learnRequester(destQpn, 0);
+        }
+        called.requesterFound(destQpn);
+        return called;
     }
 
     /** Where the transport header that starts at {@code at} ends, or -1 when it is not one (RFC 8166 §4.2). */

@@ -14,11 +14,12 @@ final class RpcRdmaInfo {
     private RpcRdmaInfo() {
     }
 
+    /** The columns of a frame with a transport header at layer {@code header}, or (-1) a message put together from chunks. */
     static Columns columns(Dissection d, int header) {
-        int at = d.layerStart(header);
         int call = d.find(RpcRdma.RPC_CALL);
         int reply = d.find(RpcRdma.RPC_REPLY);
         if (call < 0 && reply < 0) {
+            int at = d.layerStart(header);
             String proc = RpcRdma.PROC_NAMES.nameOf(d.u32(at + 12));
             return new Columns("RPCoRDMA", proc + String.format(" XID 0x%08x", d.u32(at)));
         }

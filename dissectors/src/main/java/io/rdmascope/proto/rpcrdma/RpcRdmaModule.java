@@ -1,5 +1,6 @@
 package io.rdmascope.proto.rpcrdma;
 
+import io.rdmascope.dissect.DecodeAs;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.ProtocolModule;
 import io.rdmascope.dissect.Registrations;
@@ -24,6 +25,8 @@ public final class RpcRdmaModule implements ProtocolModule {
     public void register(Registrations r) {
         r.cmPrivateData(RpcRdmaDissector::cm);
         r.rdmaPayload(RpcRdmaDissector::payload);
+        r.decodeAs(DecodeAs.DEST_QP, RpcRdma.PROTOCOL.abbrev()); // one QP, without the CM exchange
+        r.decodeAs(DecodeAs.INFINIBAND, RpcRdma.PROTOCOL.abbrev()); // tshark's form: every RoCE/IB SEND
     }
 
     @Override
@@ -34,9 +37,10 @@ public final class RpcRdmaModule implements ProtocolModule {
     @Override
     public Columns upper(Dissection d, Columns below) {
         int header = d.find(RpcRdma.HEADER);
-        if (header < 0) {
+        if (header < 0 && d.find(RpcRdma.REASSEMBLY.reassembled()) < 0) {
             return null;
         }
+        // A READ response that completed a call's read chunks shows the call (no transport header).
         return RpcRdmaInfo.columns(d, header);
     }
 }

@@ -1,7 +1,7 @@
 package io.rdmascope.proto.smbdirect;
 
 import io.rdmascope.dissect.Dissection;
-import io.rdmascope.dissect.stream.Fragments;
+import io.rdmascope.dissect.stream.ReassemblyFields;
 import io.rdmascope.field.Base;
 import io.rdmascope.field.Field;
 import io.rdmascope.field.FieldType;
@@ -118,20 +118,12 @@ public final class SmbDirect {
     static final int MAX_FRAGMENTS = 1_024;
     /** Bytes kept per message being reassembled ([MS-SMBD] §3.1.1.1: MaxFragmentedSize is at least 128 KiB). */
     static final int MAX_REASSEMBLED = 1 << 20;
-    /** The fragments' frame numbers, written as 32-bit words past the frame: one occurrence each. */
-    public static final Field FRAGMENT = Field.uint32("smb_direct.fragment", "SMB Direct Fragment", 0)
-            .printedAs(FieldType.FRAMENUM).alsoAt(Fragments.listOffsets(MAX_FRAGMENTS));
-    public static final Field FRAGMENT_COUNT = Field.computed("smb_direct.fragment.count", "Fragment count",
-            FieldType.UINT32, Base.DEC, (d, l) -> d.layerLength(l) / 4);
-    public static final HeaderType FRAGMENTS = HeaderType.group(PROTOCOL, "smb_direct.fragments",
-            "Reassembled SMB Direct Fragments", FRAGMENT, FRAGMENT_COUNT);
-    public static final Field REASSEMBLED_LENGTH = Field.computed("smb_direct.reassembled.length",
-            "Reassembled SMB Direct length", FieldType.UINT32, Base.DEC, (d, l) -> d.layerLength(l));
-    public static final Field REASSEMBLED_DATA = Field.restOfHeader("smb_direct.reassembled.data",
-            "Reassembled SMB Direct data", 0);
-    /** The reassembled message: a layer over the bytes past the frame, with the SMB2 header after it. */
-    public static final HeaderType REASSEMBLED = HeaderType.group(PROTOCOL, "smb_direct.reassembled",
-            "Reassembled SMB Direct", REASSEMBLED_LENGTH, REASSEMBLED_DATA);
+    /** The fragments' frames and the reassembled message: a layer over the bytes past the frame, with the SMB2 header after it. */
+    static final ReassemblyFields REASSEMBLY = ReassemblyFields.of(PROTOCOL, "smb_direct", MAX_FRAGMENTS,
+            new ReassemblyFields.Labels("SMB Direct Fragment", "Reassembled SMB Direct Fragments",
+                    "Reassembled SMB Direct length", "Reassembled SMB Direct data", "Reassembled SMB Direct"));
+    public static final HeaderType FRAGMENTS = REASSEMBLY.fragments();
+    public static final HeaderType REASSEMBLED = REASSEMBLY.reassembled();
 
     public static final List<HeaderType> HEADERS = List.of(NEGOTIATE_REQUEST, NEGOTIATE_RESPONSE, DATA_MESSAGE,
             FRAGMENTS, REASSEMBLED, SMB2_HEADER);

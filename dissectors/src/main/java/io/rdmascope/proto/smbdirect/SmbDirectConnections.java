@@ -14,27 +14,14 @@ import java.util.Map;
  */
 final class SmbDirectConnections extends CmConnections<SmbDirectConnections.Connection> {
     /** One RC connection: the client's (the CM requester's) and the server's QPN and how far negotiation got. */
-    static final class Connection implements CmConnections.Connection {
-        final int clientQpn;
-        final int serverQpn;
+    static final class Connection extends CmConnections.QueuePair {
         boolean requestSeen;
         boolean responseSeen;
         /** The SMB2 message being put together from Data Transfer fragments: towards the server, the client. */
         final Fragments[] fragments = {newFragments(), newFragments()};
 
         Connection(int clientQpn, int serverQpn) {
-            this.clientQpn = clientQpn;
-            this.serverQpn = serverQpn;
-        }
-
-        @Override
-        public int requesterQpn() {
-            return clientQpn;
-        }
-
-        @Override
-        public int responderQpn() {
-            return serverQpn;
+            super(clientQpn, serverQpn);
         }
     }
 

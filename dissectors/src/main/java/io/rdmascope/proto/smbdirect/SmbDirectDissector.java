@@ -33,6 +33,11 @@ final class SmbDirectDissector {
     private static final long MIN_RECEIVE_SIZE = 128;
     private static final long MIN_FRAGMENTED_SIZE = 131072;
 
+    /** NextCommand in the SMB2 header ([MS-SMB2] §2.2.1.2). */
+    private static final int NEXT_COMMAND = 20;
+    /** Compounded SMB2 messages decoded in one SMB Direct message at most (Windows sends a handful). */
+    private static final int MAX_COMPOUNDED = 32;
+
     private SmbDirectDissector() {
     }
 
@@ -80,7 +85,7 @@ final class SmbDirectDissector {
             return false;
         }
         if (c != null) {
-            return message(chain, d, offset, end, c, destQpn == c.serverQpn);
+            return message(chain, d, offset, end, c, destQpn == c.responderQpn());
         }
         return chosen && messageByContent(chain, d, offset, end, connections.decodedAs(destQpn));
     }
@@ -226,25 +231,40 @@ final class SmbDirectDissector {
         if (fragments.overflowed() || !room) {
             Data.dissectReassembled(chain, d, data, dataEnd);
         } else {
-            byte[] list = fragments.frameList();
-            d.add(SmbDirect.FRAGMENTS, d.addReassembled(list, 0, list.length), list.length);
             byte[] whole = fragments.bytes();
-            int at = d.addReassembled(whole, 0, whole.length);
-            d.add(SmbDirect.REASSEMBLED, at, whole.length);
+            int at = SmbDirect.REASSEMBLY.show(d, fragments.frameList(), whole);
             smb2(chain, d, at, at + whole.length);
         }
         fragments.reset();
     }
 
-    /** An SMB2 message at {@code [data, dataEnd)}: its header when it starts with one, the rest as data. */
+    /**
+     * An SMB2 message at {@code [data, dataEnd)}: its header when it starts with one, the rest as data.
+     * A compounded message ([MS-SMB2] §3.2.4.1.4, §3.3.5.2.7) is several, each header's NextCommand
+     * the offset of the next from its own start (8-byte aligned, §2.2.1): every header is decoded,
+     * each followed by its body as data, as Wireshark decodes the chain.
+     */
     private static void smb2(DissectorChain chain, Dissection d, int data, int dataEnd) {
-        if (dataEnd - data >= SmbDirect.SMB2_HEADER_SIZE && d.u32le(data) == SmbDirect.SMB2_PROTOCOL_ID
-                && d.u16le(data + 4) == SmbDirect.SMB2_HEADER_SIZE) {
-            d.add(SmbDirect.SMB2_HEADER, data, SmbDirect.SMB2_HEADER_SIZE);
-            Data.dissectReassembled(chain, d, data + SmbDirect.SMB2_HEADER_SIZE, dataEnd);
-        } else {
-            Data.dissectReassembled(chain, d, data, dataEnd);
+        int at = data;
+        for (int n = 0; n < MAX_COMPOUNDED && isSmb2Header(d, at, dataEnd)
+                && d.layerCount() + 2 <= Dissection.MAX_LAYERS; n++) {
+            d.add(SmbDirect.SMB2_HEADER, at, SmbDirect.SMB2_HEADER_SIZE);
+            long next = d.u32le(at + NEXT_COMMAND);
+            boolean chained = next >= SmbDirect.SMB2_HEADER_SIZE && next % 8 == 0 && next < dataEnd - at;
+            int end = chained ? at + (int) next : dataEnd;
+            Data.dissectReassembled(chain, d, at + SmbDirect.SMB2_HEADER_SIZE, end);
+            if (!chained) {
+                return;
+            }
+            at = end;
         }
+        Data.dissectReassembled(chain, d, at, dataEnd);
+    }
+
+    /** [MS-SMB2] §2.2.1: the protocol id 0xFE 'S' 'M' 'B' and StructureSize 64, whole before {@code end}. */
+    private static boolean isSmb2Header(Dissection d, int at, int end) {
+        return end - at >= SmbDirect.SMB2_HEADER_SIZE && d.u32le(at) == SmbDirect.SMB2_PROTOCOL_ID
+                && d.u16le(at + 4) == SmbDirect.SMB2_HEADER_SIZE;
     }
 
     private static SmbDirectConnections connections(Dissection d, boolean create) {

@@ -25,21 +25,13 @@ final class SmbDirectInfo {
     static String text(Dissection d) {
         int smb2 = d.find(SmbDirect.SMB2_HEADER);
         if (smb2 >= 0) {
-            int at = d.layerStart(smb2);
-            int command = d.u16le(at + 12);
-            String name = SmbDirect.SMB2_COMMAND_NAMES.nameOf(command);
-            boolean response = (d.u32le(at + 16) & SmbDirect.SMB2_FLAG_RESPONSE) != 0;
-            String text = (name != null ? name : "Unknown command 0x" + Integer.toHexString(command))
-                    + (response ? " Response" : " Request");
-            // packet-smb2.c adds a READ's or WRITE request's length and file offset ([MS-SMB2] §2.2.19,
-            // §2.2.21: both at body bytes 4 and 8); the file name it adds when it saw the Create is not kept.
-            int body = at + SmbDirect.SMB2_HEADER_SIZE;
-            if (!response && (command == SMB2_READ || command == SMB2_WRITE)
-                    && body + 16 <= d.capturedLength() + d.reassembledLength()) {
-                long offset = (d.u32le(body + 12) << 32) | d.u32le(body + 8);
-                text += " Len:" + d.u32le(body + 4) + " Off:" + Long.toUnsignedString(offset);
+            // Compounded messages ([MS-SMB2] §3.2.4.1.4): each one's text, joined by ';' as packet-smb2.c does.
+            StringBuilder texts = new StringBuilder(smb2Text(d, d.layerStart(smb2)));
+            for (int next = d.findNext(SmbDirect.SMB2_HEADER, smb2); next >= 0;
+                 next = d.findNext(SmbDirect.SMB2_HEADER, next)) {
+                texts.append(';').append(smb2Text(d, d.layerStart(next)));
             }
-            return text;
+            return texts.toString();
         }
         if (d.find(SmbDirect.NEGOTIATE_REQUEST) >= 0) {
             return "NegotiateRequest";
@@ -51,5 +43,23 @@ final class SmbDirectInfo {
             return status == 0 ? "NegotiateResponse" : String.format("NegotiateResponse, Error: 0x%08X", status);
         }
         return d.find(SmbDirect.DATA_MESSAGE) >= 0 ? "DataMessage" : null;
+    }
+
+    /** One SMB2 message's text: its command, "Request" or "Response", a READ's or WRITE's length and offset. */
+    private static String smb2Text(Dissection d, int at) {
+        int command = d.u16le(at + 12);
+        String name = SmbDirect.SMB2_COMMAND_NAMES.nameOf(command);
+        boolean response = (d.u32le(at + 16) & SmbDirect.SMB2_FLAG_RESPONSE) != 0;
+        String text = (name != null ? name : "Unknown command 0x" + Integer.toHexString(command))
+                + (response ? " Response" : " Request");
+        // packet-smb2.c adds a READ's or WRITE request's length and file offset ([MS-SMB2] §2.2.19,
+        // §2.2.21: both at body bytes 4 and 8); the file name it adds when it saw the Create is not kept.
+        int body = at + SmbDirect.SMB2_HEADER_SIZE;
+        if (!response && (command == SMB2_READ || command == SMB2_WRITE)
+                && body + 16 <= d.capturedLength() + d.reassembledLength()) {
+            long offset = (d.u32le(body + 12) << 32) | d.u32le(body + 8);
+            text += " Len:" + d.u32le(body + 4) + " Off:" + Long.toUnsignedString(offset);
+        }
+        return text;
     }
 }

@@ -75,8 +75,8 @@ final class SmbDirectOperations {
         if (c == null) {
             return;
         }
-        message(d, d.layerStart(smb2), new OperationEvents.Queue(SmbDirect.PROTOCOL.abbrev(), "", c.clientQpn,
-                c.serverQpn), out);
+        message(d, d.layerStart(smb2), new OperationEvents.Queue(SmbDirect.PROTOCOL.abbrev(), "", c.requesterQpn(),
+                c.responderQpn()), out);
     }
 
     /** Every SMB2 message of an iWARP frame, from layer {@code first} on, on its TCP connection's queue. */

@@ -103,11 +103,11 @@ final class RpcRdmaScenario {
     static final int LINK_TYPE_ETHERNET = 1;
     private static final int SEND_ONLY = 0x04;
 
-    private static RocePacket client() {
+    static RocePacket client() {
         return RocePacket.v2Ipv4(MAC_CLIENT, MAC_SERVER, IP_CLIENT, IP_SERVER);
     }
 
-    private static RocePacket server() {
+    static RocePacket server() {
         return RocePacket.v2Ipv4(MAC_SERVER, MAC_CLIENT, IP_SERVER, IP_CLIENT);
     }
 
@@ -115,7 +115,7 @@ final class RpcRdmaScenario {
         return from.opcode(SEND_ONLY).destQp(destQp).psn(psn).payload(payload.bytes()).build();
     }
 
-    private static byte[] gid(byte[] ipv4) {
+    static byte[] gid(byte[] ipv4) {
         byte[] gid = new byte[16];
         gid[10] = (byte) 0xFF;
         gid[11] = (byte) 0xFF;
@@ -124,7 +124,7 @@ final class RpcRdmaScenario {
     }
 
     /** The transport header's fixed part through the builder's {@link Header}, with our declarations. */
-    private static Xdr transport(long xid, int credits, int proc) {
+    static Xdr transport(long xid, int credits, int proc) {
         byte[] header = new byte[RpcRdma.HEADER_SIZE];
         new Header(RpcRdma.HEADER, RpcRdma.HEADER_SIZE).set(RpcRdma.XID, xid).set(RpcRdma.VERS, RpcRdma.VERSION)
                 .set(RpcRdma.CREDITS, credits).set(RpcRdma.PROC, proc).writeTo(header, 0);
@@ -132,13 +132,13 @@ final class RpcRdmaScenario {
     }
 
     /** An RPC call with AUTH_NULL credentials and verifier (RFC 5531 §9). */
-    private static Xdr call(Xdr x, long xid, int nfsVersion, int procedure) {
+    static Xdr call(Xdr x, long xid, int nfsVersion, int procedure) {
         return x.word(xid).word(RpcRdma.CALL).word(RpcRdma.RPC_VERSION).word(RpcRdma.NFS_PROGRAM).word(nfsVersion)
                 .word(procedure).word(0).word(0).word(0).word(0);
     }
 
     /** An accepted, successful RPC reply with an AUTH_NULL verifier. */
-    private static Xdr reply(Xdr x, long xid) {
+    static Xdr reply(Xdr x, long xid) {
         return x.word(xid).word(RpcRdma.REPLY).word(0).word(0).word(0).word(0);
     }
 

@@ -39,24 +39,9 @@ class RpcRdmaTsharkParityTest {
         PcapFixtures.writePcap(file, RpcRdmaScenario.LINK_TYPE_ETHERNET, frames);
         List<String> names = sharedNames();
         assertTrue(names.size() >= 19, "fields both tools name: " + names);
-        List<String> tshark = Tshark.fields(file, names.toArray(String[]::new));
-        List<Dissection> ours = RpcRdmaScenario.dissect(frames);
-        assertEquals(ours.size(), tshark.size());
-        List<String> problems = new ArrayList<>();
-        int compared = 0;
-        for (int i = 0; i < ours.size(); i++) {
-            String[] theirs = tshark.get(i).split("\t", -1);
-            for (int j = 0; j < names.size(); j++) {
-                String theirValue = names.get(j).equals(PRINTED_TWICE) ? firstOf(theirs[j]) : theirs[j];
-                String mine = RpcRdmaDecodingTest.value(ours.get(i), names.get(j));
-                if (mine.equals(theirValue)) {
-                    compared += mine.isEmpty() ? 0 : 1;
-                } else {
-                    problems.add("frame " + (i + 1) + " " + names.get(j) + ": tshark " + theirs[j] + ", ours " + mine);
-                }
-            }
-        }
-        assertEquals(List.of(), problems);
+        Comparison c = compare(file, RpcRdmaScenario.dissect(frames), names);
+        assertEquals(List.of(), c.problems());
+        int compared = c.compared();
         assertTrue(compared >= 70, "non-empty values compared: " + compared);
     }
 
@@ -81,6 +66,31 @@ class RpcRdmaTsharkParityTest {
         assertEquals(List.of(), problems);
     }
 
+    /** The fields that differ from tshark's ("frame N name: tshark …, ours …") and how many non-empty values agreed. */
+    record Comparison(List<String> problems, int compared) {
+    }
+
+    /** Every field of {@code names} in {@code ours}, frame by frame, against tshark's reading of {@code file}. */
+    static Comparison compare(Path file, List<Dissection> ours, List<String> names) throws Exception {
+        List<String> tshark = Tshark.fields(file, names.toArray(String[]::new));
+        assertEquals(ours.size(), tshark.size());
+        List<String> problems = new ArrayList<>();
+        int compared = 0;
+        for (int i = 0; i < ours.size(); i++) {
+            String[] theirs = tshark.get(i).split("\t", -1);
+            for (int j = 0; j < names.size(); j++) {
+                String theirValue = names.get(j).equals(PRINTED_TWICE) ? firstOf(theirs[j]) : theirs[j];
+                String mine = RpcRdmaDecodingTest.value(ours.get(i), names.get(j));
+                if (mine.equals(theirValue)) {
+                    compared += mine.isEmpty() ? 0 : 1;
+                } else {
+                    problems.add("frame " + (i + 1) + " " + names.get(j) + ": tshark " + theirs[j] + ", ours " + mine);
+                }
+            }
+        }
+        return new Comparison(problems, compared);
+    }
+
     /**
      * Our Info to the point tshark's starts the same: the RPC words ("V3 READ Call"); for NFSv4 the
      * version and direction only, as tshark lists the operations it deems the COMPOUND's purpose.
@@ -95,7 +105,7 @@ class RpcRdmaTsharkParityTest {
     }
 
     /** Our rpcordma.*, rpc.* and nfs.* fields that tshark 4.0 also declares ({@code tshark -G fields}). */
-    private static List<String> sharedNames() throws Exception {
+    static List<String> sharedNames() throws Exception {
         Set<String> theirs = new TreeSet<>();
         for (String line : Tshark.run(List.of("-G", "fields")).split("\n")) {
             String[] cols = line.split("\t");
