@@ -11,11 +11,13 @@ import io.rdmascope.proto.mad.Cm;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -75,12 +77,20 @@ public final class OperationTracker implements OperationEvents {
     private static final int BTH_SIZE = 12;
     /** DREQ's Remote QPN/EECN (IBTA 12.6.10). */
     private static final int DREQ_REMOTE_QPN = 8;
+    /** REQ's and REP's Local QPN (IBTA 12.6.5, 12.6.8). */
+    private static final int REQ_LOCAL_QPN = 32;
+    private static final int REP_LOCAL_QPN = 12;
+    /** QPs whose CM setup was seen that are remembered; past it, a queue's start counts as not captured. */
+    static final int MAX_CONNECTED_QPS = 65_536;
     private static final int PSN_MASK = 0xFFFFFF;
     private static final int PSN_HALF = 0x800000;
 
     private final List<OperationExtractor> extractors;
     private final Consumer<Operation> sink;
+    private final OperationListener listener;
     private final int maxOutstanding;
+    /** QP numbers a captured CM ConnectRequest or ConnectReply named: their queues' start is in the capture. */
+    private final Set<Integer> connectedQps = new HashSet<>();
     private final Map<Queue, QueueState> queues = new HashMap<>();
     /** Each QP number of a known queue, to the queues that use it (the same number on two host pairs: several). */
     private final Map<Integer, List<QueueState>> byQpn = new HashMap<>();
@@ -101,16 +111,30 @@ public final class OperationTracker implements OperationEvents {
      * @param maxOutstanding the bound of commands waiting on one queue (at least 1)
      */
     public OperationTracker(List<OperationExtractor> extractors, Consumer<Operation> sink, int maxOutstanding) {
+        this(extractors, sink, new OperationListener() { }, maxOutstanding);
+    }
+
+    /**
+     * @param listener told what the storage rules judge ({@link OperationListener}), as it is met
+     */
+    public OperationTracker(List<OperationExtractor> extractors, Consumer<Operation> sink, OperationListener listener,
+                            int maxOutstanding) {
         if (maxOutstanding < 1) {
             throw new IllegalArgumentException("maxOutstanding must be at least 1");
         }
         this.extractors = List.copyOf(extractors);
         this.sink = Objects.requireNonNull(sink);
+        this.listener = Objects.requireNonNull(listener);
         this.maxOutstanding = maxOutstanding;
     }
 
     /** A tracker over every protocol of {@link Protocols#ALL} that reports operations. */
     public static OperationTracker standard(Consumer<Operation> sink) {
+        return standard(sink, new OperationListener() { });
+    }
+
+    /** As {@link #standard(Consumer)}, telling {@code listener} what the storage rules judge. */
+    public static OperationTracker standard(Consumer<Operation> sink, OperationListener listener) {
         List<OperationExtractor> extractors = new ArrayList<>();
         for (ProtocolModule m : Protocols.ALL) {
             OperationExtractor e = m.operations();
@@ -118,7 +142,7 @@ public final class OperationTracker implements OperationEvents {
                 extractors.add(e);
             }
         }
-        return new OperationTracker(extractors, sink, MAX_OUTSTANDING_PER_QUEUE);
+        return new OperationTracker(extractors, sink, listener, MAX_OUTSTANDING_PER_QUEUE);
     }
 
     /** Commands dropped because their queue held {@code maxOutstanding} others (reported as {@link Operation#OVERFLOW}). */
@@ -140,15 +164,18 @@ public final class OperationTracker implements OperationEvents {
         for (int i = 0; i < extractors.size(); i++) {
             extractors.get(i).extract(d, this);
         }
-        if (byQpn.isEmpty() || !r.isRdma()) {
-            return; // no command seen yet: nothing a transfer, an ACK or a DREQ could belong to
-        }
-        int destQpn = d.u24(r.bthStart + BTH_DEST_QP);
-        int opcode = r.opcode;
-        if (opcode == UD_SEND_ONLY) {
-            teardown(d);
+        if (!r.isRdma()) {
             return;
         }
+        int opcode = r.opcode;
+        if (opcode == UD_SEND_ONLY) {
+            connectionManagement(d);
+            return;
+        }
+        if (byQpn.isEmpty()) {
+            return; // no command seen yet: nothing a transfer or an ACK could belong to
+        }
+        int destQpn = d.u24(r.bthStart + BTH_DEST_QP);
         List<QueueState> candidates = byQpn.get(destQpn);
         if (opcode == ACKNOWLEDGE) {
             if (candidates != null && (d.u8(r.bthStart + BTH_SIZE) & 0x60) == 0) { // syndrome 0xx: ACK
@@ -157,6 +184,10 @@ public final class OperationTracker implements OperationEvents {
             return;
         }
         int reth = r.bthStart + BTH_SIZE;
+        if (candidates != null && (opcode == WRITE_FIRST || opcode == WRITE_ONLY || opcode == WRITE_ONLY_WITH_IMMEDIATE
+                || opcode == READ_REQUEST)) {
+            checkExtent(candidates, d, reth, opcode == READ_REQUEST ? "RDMA READ" : "RDMA WRITE");
+        }
         if (opcode == WRITE_FIRST || opcode == WRITE_ONLY || opcode == WRITE_ONLY_WITH_IMMEDIATE) {
             Pending p = candidates == null ? null : owner(candidates, d, reth);
             if (p != null) {
@@ -216,7 +247,21 @@ public final class OperationTracker implements OperationEvents {
             overflowed++;
             close(evicted, Operation.UNANSWERED, Operation.OVERFLOW, -1, 0, null);
         }
+        List<Pending> same = q.outstanding.get(c.id());
+        Pending earlier = same == null || same.isEmpty() ? null : same.get(0);
         q.add(new Pending(q, c, frame, timeNanos, psn));
+        listener.commandSent(c, frame, q.count, startCaptured(c.queue()), earlier == null ? -1 : earlier.frame,
+                earlier == null ? null : earlier.command.description());
+    }
+
+    @Override
+    public void sendCredits(SendCredits credits) {
+        listener.sendCredits(credits, frame, startCaptured(credits.queue()));
+    }
+
+    @Override
+    public void requestCredits(RequestCredits credits) {
+        listener.requestCredits(credits, frame);
     }
 
     @Override
@@ -225,6 +270,7 @@ public final class OperationTracker implements OperationEvents {
         Pending p = q == null ? null : q.answer(r.id());
         if (p == null) {
             unmatchedResponses++;
+            listener.responseWithoutCommand(r, frame, startCaptured(r.queue()));
             return;
         }
         close(p, r.failure() == null ? Operation.COMPLETED : Operation.FAILED, r.failure(), frame, timeNanos,
@@ -240,8 +286,23 @@ public final class OperationTracker implements OperationEvents {
         return q;
     }
 
-    /** A CM DisconnectRequest: the queues of the QP it names are torn down from this frame on. */
-    private void teardown(Dissection d) {
+    /** Whether the capture holds the CM exchange that set up {@code queue}'s connection. */
+    private boolean startCaptured(Queue queue) {
+        return connectedQps.contains(queue.requesterQpn()) || connectedQps.contains(queue.responderQpn());
+    }
+
+    /**
+     * A CM MAD: a ConnectRequest or ConnectReply names a QP whose connection starts in the capture; a
+     * DisconnectRequest tears the queues of the QP it names down from this frame on.
+     */
+    private void connectionManagement(Dissection d) {
+        int req = d.find(Cm.REQ);
+        int rep = req >= 0 ? -1 : d.find(Cm.REP);
+        if ((req >= 0 || rep >= 0) && connectedQps.size() < MAX_CONNECTED_QPS) {
+            connectedQps.add(req >= 0 ? d.u24(d.layerStart(req) + REQ_LOCAL_QPN)
+                    : d.u24(d.layerStart(rep) + REP_LOCAL_QPN));
+            return;
+        }
         int dreq = d.find(Cm.DREQ);
         if (dreq < 0) {
             return;
@@ -273,6 +334,63 @@ public final class OperationTracker implements OperationEvents {
         }
     }
 
+    /**
+     * Tells the listener about a transfer (its RETH at {@code reth}) under a key an outstanding command
+     * advertised whose bytes no buffer under that key holds whole. A key no outstanding command advertised
+     * says nothing: its command may precede the capture, or the transfer carry no storage protocol.
+     */
+    private void checkExtent(List<QueueState> candidates, Dissection d, int reth, String operation) {
+        long va = d.u32(reth) << 32 | d.u32(reth + 4);
+        long key = d.u32(reth + 8);
+        long length = d.u32(reth + 12);
+        Pending newest = null;
+        Buffer newestBuffer = null;
+        List<Buffer> underKey = null;
+        for (QueueState q : candidates) {
+            for (List<Pending> same : q.outstanding.values()) {
+                for (Pending p : same) {
+                    for (Buffer b : p.command.buffers()) {
+                        if (b.key() != key) {
+                            continue;
+                        }
+                        if (underKey == null) {
+                            underKey = new ArrayList<>(2);
+                        }
+                        underKey.add(b);
+                        if (newest == null || p.frame > newest.frame) {
+                            newest = p;
+                            newestBuffer = b;
+                        }
+                    }
+                }
+            }
+        }
+        if (newest != null && !covered(underKey, va, length)) {
+            listener.transferOutside(newest.queue.queue, frame, operation, key, va, length, newest.frame,
+                    newest.command, newestBuffer);
+        }
+    }
+
+    /**
+     * Whether {@code [va, va + length)} lies within the union of {@code buffers} (segments of one region
+     * may be advertised side by side, RFC 8166 §3.4.3). A zero-length transfer needs its address inside one.
+     */
+    static boolean covered(List<Buffer> buffers, long va, long length) {
+        long at = va;
+        long end = va + Math.max(length, 1);
+        boolean advanced = true;
+        while (Long.compareUnsigned(at, end) < 0 && advanced) {
+            advanced = false;
+            for (Buffer b : buffers) {
+                if (Long.compareUnsigned(at, b.address()) >= 0 && Long.compareUnsigned(at - b.address(), b.length()) < 0) {
+                    at = b.address() + b.length();
+                    advanced = true;
+                }
+            }
+        }
+        return Long.compareUnsigned(at, end) >= 0;
+    }
+
     /** The outstanding command whose buffer holds the RETH's R_Key and virtual address, else null. */
     private static Pending owner(List<QueueState> candidates, Dissection d, int reth) {
         long va = d.u32(reth) << 32 | d.u32(reth + 4);
@@ -298,17 +416,26 @@ public final class OperationTracker implements OperationEvents {
         boolean answered = responseFrame >= 0;
         Command c = p.command;
         Queue queue = c.queue();
-        String queueText = (queue.name().isEmpty() ? "" : queue.name() + " ")
-                + String.format("QP 0x%06x/0x%06x", queue.requesterQpn(), queue.responderQpn());
+        String queueText = queueText(queue);
         boolean data = p.dataFrames != null;
         long dataEnd = data ? p.lastDataNanos : p.timeNanos;
-        sink.accept(new Operation(queue.protocol(), queueText, queue.requesterQpn(), queue.responderQpn(),
+        Operation operation = new Operation(queue.protocol(), queueText, queue.requesterQpn(), queue.responderQpn(),
                 c.opcode(), c.description(), c.id(), c.idText(), c.size(), status, reason, statusCode, p.frame,
                 answered ? responseFrame : null, data ? p.dataFrames : List.of(),
                 p.queue.teardownFrame == 0 ? null : p.queue.teardownFrame,
                 p.queue.teardownFrame == 0 ? null : p.queue.teardownNanos - p.timeNanos,
                 answered ? responseNanos - p.timeNanos : null, p.ackNanos < 0 ? null : p.ackNanos - p.timeNanos,
-                data ? p.lastDataNanos - p.firstDataNanos : null, answered ? responseNanos - dataEnd : null));
+                data ? p.lastDataNanos - p.firstDataNanos : null, answered ? responseNanos - dataEnd : null);
+        sink.accept(operation);
+        if (Operation.UNANSWERED.equals(status)) {
+            listener.unanswered(operation, c);
+        }
+    }
+
+    /** A queue as {@code ops} shows it: the protocol's name for it and the two QPs, requester's first. */
+    static String queueText(Queue queue) {
+        return (queue.name().isEmpty() ? "" : queue.name() + " ")
+                + String.format("QP 0x%06x/0x%06x", queue.requesterQpn(), queue.responderQpn());
     }
 
     /**
