@@ -29,9 +29,12 @@ import java.util.function.Consumer;
  *
  * <p>Fed on the reading thread beside the replay; {@link #observations(ReplayResult)} places what it
  * noticed in the replay's conversations once both are finished. Memory: a few numbers per queue, and what
- * it noticed.
+ * it noticed, at most {@link #MAX_NOTICED} (past it, counted and said once, as {@code limit_reached}).
  */
 public final class OperationRules implements OperationListener {
+    /** Observations kept at most: a capture that breaks a rule on every command says so well before this. */
+    static final int MAX_NOTICED = 100_000;
+
     /** Something noticed, before its conversation is known: {@code queueFrame} is a frame of its connection. */
     private record Noticed(UlpEvent event, long frame, long queueFrame, Queue queue, String id, String what) {
         Noticed withId(String newId) {
@@ -48,6 +51,9 @@ public final class OperationRules implements OperationListener {
     private final Set<Queue> notedBeforeCapture = new HashSet<>();
     /** A credit overrun seen in the frame being extracted, whose id the same frame's command may still give. */
     private int overrunWithoutId = -1;
+    /** Observations past {@link #MAX_NOTICED}, not kept; the frame of the first of them. */
+    private long dropped;
+    private long firstDroppedFrame;
 
     /** A tracker over every protocol that reports operations, sending finished ones to {@code sink} and its facts here. */
     public OperationTracker tracker(Consumer<Operation> sink) {
@@ -162,6 +168,10 @@ public final class OperationRules implements OperationListener {
             out.add(new Observation.Ulp(n.frame(), conversation(replay, n), n.event(), n.queue().protocol(),
                     OperationTracker.queueText(n.queue()), n.id(), n.what()));
         }
+        if (dropped > 0) {
+            out.add(new Observation.LimitReached(firstDroppedFrame, null, dropped
+                    + " more storage rule observations not kept (at most " + MAX_NOTICED + ")"));
+        }
         out.sort(java.util.Comparator.comparingLong(Observation::frame));
         return out;
     }
@@ -187,6 +197,13 @@ public final class OperationRules implements OperationListener {
     }
 
     private void note(UlpEvent event, long frame, long queueFrame, Queue queue, String id, String what) {
+        if (noticed.size() >= MAX_NOTICED) {
+            if (dropped++ == 0) {
+                firstDroppedFrame = frame;
+            }
+            overrunWithoutId = -1;
+            return;
+        }
         noticed.add(new Noticed(event, frame, queueFrame, queue, id, what));
     }
 

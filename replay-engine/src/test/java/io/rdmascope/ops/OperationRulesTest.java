@@ -128,6 +128,28 @@ class OperationRulesTest {
     }
 
     @Test
+    void whatIsNoticedIsBoundedAndTheRestCounted() {
+        OperationRules rules = new OperationRules();
+        OperationTracker tracker = new OperationTracker(List.of((d, out) -> out.command(command(Q, 1))), o -> { },
+                rules, OperationTracker.MAX_OUTSTANDING_PER_QUEUE);
+        DissectorChain chain = DissectorChain.standard();
+        Dissection d = new Dissection();
+        int frames = OperationRules.MAX_NOTICED + 10;
+        for (int i = 1; i <= frames; i++) {
+            chain.dissect(Frame.of(i, i, 1, new byte[14]), d);
+            tracker.accept(d); // every command after the first reuses id 1
+        }
+        tracker.finish();
+        List<Observation> noticed = rules.observations(new ReplayResult().finish());
+        assertEquals(OperationRules.MAX_NOTICED + 1, noticed.size());
+        Observation limit = noticed.stream().filter(o -> o instanceof Observation.LimitReached).findFirst()
+                .orElseThrow();
+        assertEquals(OperationRules.MAX_NOTICED + 2, limit.frame()); // frame 1 reuses nothing
+        // 9 more reuses, and the 4096 commands still outstanding at the end
+        assertTrue(limit.detail().startsWith((9 + OperationTracker.MAX_OUTSTANDING_PER_QUEUE) + " more"), limit.detail());
+    }
+
+    @Test
     void aTransferMayRunAcrossSegmentsAdvertisedSideBySideUnderOneKey() {
         List<Buffer> segments = List.of(new Buffer(7, 0x1000, 0x1000), new Buffer(7, 0x2000, 0x800));
         assertTrue(OperationTracker.covered(segments, 0x1800, 0x1000));

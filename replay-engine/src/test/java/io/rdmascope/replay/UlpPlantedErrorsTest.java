@@ -57,6 +57,24 @@ class UlpPlantedErrorsTest {
         }
     }
 
+    /** No storage rule speaks on the real captures, none of which carries a storage protocol (perftest, rping...). */
+    @Test
+    void theRealCapturesWithoutStorageTrafficRaiseNothing() throws IOException {
+        Path folder = io.rdmascope.testsupport.SharedFiles.root().resolve("captures");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isDirectory(folder),
+                "SKIPPED: real captures not present: " + folder);
+        List<Path> captures;
+        try (var files = java.nio.file.Files.list(folder)) {
+            captures = files.filter(f -> !f.toString().endsWith(".md")).sorted().toList();
+        }
+        assertFalse(captures.isEmpty());
+        for (Path capture : captures) {
+            List<String> noticed = Replays.of(capture).observations().stream().filter(o -> o instanceof Observation.Ulp)
+                    .map(Observation::detail).toList();
+            assertEquals(List.of(), noticed, capture.toString());
+        }
+    }
+
     /**
      * The real NVMe-oF discovery (issue 19): the target ACKs an Identify Controller and never answers it,
      * then sends a DisconnectRequest; the host still sends a Keep Alive 5 s later.
