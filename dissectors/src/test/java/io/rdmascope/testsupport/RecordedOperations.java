@@ -38,4 +38,37 @@ public final class RecordedOperations {
         }
         return lines;
     }
+
+    /**
+     * "frame N send requester|responder spends|free granted G" (send credits) and "frame N grant C" (call
+     * credits) lines, one per credit event {@code module}'s extractor reports over the dissected frames.
+     */
+    public static List<String> credits(ProtocolModule module, List<Dissection> frames) {
+        OperationExtractor extractor = module.operations();
+        List<String> lines = new ArrayList<>();
+        for (Dissection d : frames) {
+            long frame = d.frame().number();
+            extractor.extract(d, new OperationEvents() {
+                @Override
+                public void command(Command c) {
+                }
+
+                @Override
+                public void response(Response r) {
+                }
+
+                @Override
+                public void sendCredits(SendCredits c) {
+                    lines.add("frame " + frame + " send " + (c.byRequester() ? "requester" : "responder")
+                            + (c.spends() ? " spends" : " free") + " granted " + c.granted());
+                }
+
+                @Override
+                public void requestCredits(RequestCredits c) {
+                    lines.add("frame " + frame + " grant " + c.credits());
+                }
+            });
+        }
+        return lines;
+    }
 }
