@@ -98,6 +98,11 @@ public final class OperationTracker implements OperationEvents {
     private final Map<Integer, Pending> writes = new HashMap<>();
     /** READ Requests whose responses go to a QP, oldest first (IBTA 9.5: responses come in request order). */
     private final Map<Integer, ArrayDeque<Pending>> reads = new HashMap<>();
+    /** Per queue: the PSNs its recent commands and responses came at, to know a transport resend. */
+    private final Map<Queue, ResentPsns> recentPsns = new HashMap<>();
+    /** The frame whose resend verdict was given ({@link #resent}), and the verdict: one per frame. */
+    private long judgedFrame = -1;
+    private boolean judgedResent;
     private long overflowed;
     private long unmatchedResponses;
     // The frame being extracted.
@@ -241,6 +246,9 @@ public final class OperationTracker implements OperationEvents {
 
     @Override
     public void command(Command c) {
+        if (resent(c.queue(), true)) {
+            return;
+        }
         QueueState q = queues.computeIfAbsent(c.queue(), this::newQueue);
         if (q.count >= maxOutstanding) {
             Pending evicted = q.removeOldest();
@@ -256,6 +264,9 @@ public final class OperationTracker implements OperationEvents {
 
     @Override
     public void sendCredits(SendCredits credits) {
+        if (resent(credits.queue(), credits.byRequester())) {
+            return;
+        }
         listener.sendCredits(credits, frame, startCaptured(credits.queue()));
     }
 
@@ -266,6 +277,9 @@ public final class OperationTracker implements OperationEvents {
 
     @Override
     public void response(Response r) {
+        if (resent(r.queue(), false)) {
+            return;
+        }
         QueueState q = queues.get(r.queue());
         Pending p = q == null ? null : q.answer(r.id());
         if (p == null) {
@@ -284,6 +298,25 @@ public final class OperationTracker implements OperationEvents {
             byQpn.computeIfAbsent(queue.responderQpn(), k -> new ArrayList<>(1)).add(q);
         }
         return q;
+    }
+
+    /**
+     * Whether the frame being extracted is a transport resend (IBTA 9.7.4.1.5 go-back-N, or a duplicate)
+     * of a SEND already seen on {@code queue} from the same side: same PSN as one of the side's recent
+     * commands or responses. Its command, response or credits were counted the first time; counting them
+     * again would make a lossy capture's resends look like reused ids and answers to nothing. Judged once
+     * per frame (a frame's credits and command share its PSN). Frames without a PSN (iWARP: TCP resends
+     * never reach the extractors) are never resends.
+     */
+    private boolean resent(Queue queue, boolean byRequester) {
+        if (psn < 0) {
+            return false;
+        }
+        if (judgedFrame != frame) {
+            judgedFrame = frame;
+            judgedResent = recentPsns.computeIfAbsent(queue, k -> new ResentPsns()).seen(byRequester, psn);
+        }
+        return judgedResent;
     }
 
     /** Whether the capture holds the CM exchange that set up {@code queue}'s connection. */
@@ -499,6 +532,28 @@ public final class OperationTracker implements OperationEvents {
         void clear() {
             outstanding.clear();
             count = 0;
+        }
+    }
+
+    /** The PSNs of a queue's last {@value #SIZE} commands and responses, per side, oldest overwritten. */
+    private static final class ResentPsns {
+        static final int SIZE = 64;
+        private final int[][] psns = {new int[SIZE], new int[SIZE]};
+        private final int[] next = new int[2];
+        private final int[] count = new int[2];
+
+        /** Whether {@code psn} is among the side's recent ones; it is remembered either way. */
+        boolean seen(boolean byRequester, int psn) {
+            int side = byRequester ? 0 : 1;
+            for (int i = 0; i < count[side]; i++) {
+                if (psns[side][i] == psn) {
+                    return true;
+                }
+            }
+            psns[side][next[side]] = psn;
+            next[side] = (next[side] + 1) % SIZE;
+            count[side] = Math.min(count[side] + 1, SIZE);
+            return false;
         }
     }
 

@@ -149,6 +149,58 @@ class OperationRulesTest {
         assertTrue(limit.detail().startsWith((9 + OperationTracker.MAX_OUTSTANDING_PER_QUEUE) + " more"), limit.detail());
     }
 
+    /**
+     * A SEND resent by the transport (same PSN) is one command, response or credit, not two: every SEND of
+     * the generated NVMe-oF and SMB Direct cases sent twice changes neither the operations nor what the
+     * rules notice, but for the frame numbers.
+     */
+    @Test
+    void transportResendsAreCountedOnce() throws java.io.IOException {
+        for (String name : List.of("ulp_nvmeof", "ulp_smbdirect")) {
+            java.nio.file.Path file = io.rdmascope.testsupport.SharedFiles.sampleCases().resolve(name)
+                    .resolve(name + ".pcapng");
+            List<Frame> once = new java.util.ArrayList<>();
+            try (var source = io.rdmascope.capture.CaptureFiles.open(file)) {
+                for (Frame f; (f = source.next()) != null; ) {
+                    once.add(Frame.of(f.number(), f.timeNanos(), f.linkType(), f.toByteArray()));
+                }
+            }
+            List<Frame> twice = new java.util.ArrayList<>();
+            List<Long> original = new java.util.ArrayList<>(); // twice's frame number to once's
+            original.add(0L);
+            for (Frame f : once) {
+                byte[] bytes = f.toByteArray();
+                twice.add(Frame.of(twice.size() + 1, f.timeNanos(), f.linkType(), bytes));
+                original.add(f.number());
+                if (bytes.length > 42 && (bytes[42] & 0xFF) == 0x04) { // RoCEv2 BTH opcode: RC SEND Only
+                    twice.add(Frame.of(twice.size() + 1, f.timeNanos(), f.linkType(), bytes));
+                    original.add(f.number());
+                }
+            }
+            assertTrue(twice.size() > once.size() + 10, name);
+            assertEquals(noticed(once, n -> n), noticed(twice, n -> original.get((int) n)), name);
+        }
+    }
+
+    /** What the rules notice and the operations' statuses, frames mapped by {@code frameOf}. */
+    private static List<String> noticed(List<Frame> frames, java.util.function.LongUnaryOperator frameOf) {
+        OperationRules rules = new OperationRules();
+        List<String> out = new java.util.ArrayList<>();
+        OperationTracker tracker = rules.tracker(o -> out.add("op " + frameOf.applyAsLong(o.commandFrame()) + " "
+                + o.status()));
+        DissectorChain chain = DissectorChain.standard();
+        Dissection d = new Dissection();
+        for (Frame f : frames) {
+            chain.dissect(f, d);
+            tracker.accept(d);
+        }
+        tracker.finish();
+        rules.observations(new ReplayResult().finish())
+                .forEach(o -> out.add(frameOf.applyAsLong(o.frame()) + " " + o.kind()));
+        out.sort(null);
+        return out;
+    }
+
     @Test
     void aTransferMayRunAcrossSegmentsAdvertisedSideBySideUnderOneKey() {
         List<Buffer> segments = List.of(new Buffer(7, 0x1000, 0x1000), new Buffer(7, 0x2000, 0x800));
