@@ -188,13 +188,7 @@ class OperationRulesTest {
         List<String> out = new java.util.ArrayList<>();
         OperationTracker tracker = rules.tracker(o -> out.add("op " + frameOf.applyAsLong(o.commandFrame()) + " "
                 + o.status()));
-        DissectorChain chain = DissectorChain.standard();
-        Dissection d = new Dissection();
-        for (Frame f : frames) {
-            chain.dissect(f, d);
-            tracker.accept(d);
-        }
-        tracker.finish();
+        OperationTrackerTest.feed(tracker, frames);
         rules.observations(new ReplayResult().finish())
                 .forEach(o -> out.add(frameOf.applyAsLong(o.frame()) + " " + o.kind()));
         out.sort(null);
