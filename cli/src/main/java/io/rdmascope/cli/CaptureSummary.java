@@ -13,6 +13,7 @@ import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
 import io.rdmascope.frame.LinkTypes;
+import io.rdmascope.ops.OperationRules;
 import io.rdmascope.ops.OperationTracker;
 import io.rdmascope.ops.ServiceResponseTimes;
 import io.rdmascope.proto.ib.Opcodes;
@@ -134,6 +135,7 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
             counted = count(source, progress, chain, selection, replay, threads);
         }
         replay.finish();
+        replay.addObservations(counted.rules().observations(replay));
         Long size = Files.isRegularFile(file) ? Files.size(file) : null;
         Path name = file.getFileName();
         CaptureSummary summary = new CaptureSummary(counted.counters().capture(name == null ? file.toString()
@@ -159,6 +161,7 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
             counted = count(source, progress, chain, new ReplayOptions.Selection(null, -1), result, threads);
         }
         result.finish();
+        result.addObservations(counted.rules().observations(result));
         replay = new Replay(result, counted.failure() != null ? counted.failure() : vantage.union().failure(), vantage,
                 vantage.union().disagreements(result));
         List<String> formats = new ArrayList<>();
@@ -188,7 +191,7 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
 
     /** What one pass counted, and the error that cut it short (null when read to the end). */
     private record Counted(Counters counters, List<ServiceResponseTimes.Row> serviceResponseTimes,
-                           IOException failure) {
+                           OperationRules rules, IOException failure) {
     }
 
     /** Reads, dissects, counts and replays every frame of {@code source} the selection keeps. */
@@ -198,7 +201,8 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
         ServiceResponseTimes times = new ServiceResponseTimes();
         // The storage operations, for their service response times: fed on this thread, before the frame
         // goes to the replay thread (the protocols' connection state is this frame's only until then).
-        OperationTracker operations = OperationTracker.standard(times);
+        OperationRules rules = new OperationRules();
+        OperationTracker operations = rules.tracker(times);
         IOException failure = null;
         try (ReplayFeed feed = ReplayFeed.into(replay, threads)) {
             long read = 0;
@@ -221,7 +225,7 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
             failure = e;
         }
         operations.finish();
-        return new Counted(c, times.rows(), failure);
+        return new Counted(c, times.rows(), rules, failure);
     }
 
     /**

@@ -3,6 +3,9 @@ package io.rdmascope.cli;
 import io.rdmascope.capture.CaptureFiles;
 import io.rdmascope.capture.PacketSource;
 import io.rdmascope.dissect.Dissection;
+import io.rdmascope.ops.Operation;
+import io.rdmascope.ops.OperationRules;
+import io.rdmascope.ops.OperationTracker;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
 import io.rdmascope.replay.IcrcCheck;
@@ -46,12 +49,16 @@ record Replay(ReplayResult result, IOException failure, Vantage vantage, List<Ob
     }
 
     /**
-     * As above; {@code beside} (null for none) also gets each replayed frame, on the reading thread, just
-     * before the replay does: the storage operation tracker of a first pass.
+     * As above; the storage operations are tracked beside the replay (each frame on the reading thread, just
+     * before the replay gets it, while the protocols' connection state is that frame's), their rules'
+     * observations join the replay's (issue 19), and each finished operation goes to {@code operations}
+     * (null: nowhere).
      */
     static Replay of(Path file, DissectorChain chain, ReplayOptions.Selection selection, boolean keepMessages,
-                     IcrcCheck icrc, int threads, Consumer<Dissection> beside) throws IOException {
+                     IcrcCheck icrc, int threads, Consumer<Operation> operations) throws IOException {
         ReplayResult result = keepMessages ? new ReplayResult(icrc) : ReplayResult.withoutMessages(icrc);
+        OperationRules rules = new OperationRules();
+        OperationTracker tracker = rules.tracker(operations != null ? operations : o -> { });
         IOException failure = null;
         try (PacketSource source = CaptureFiles.open(file);
              ReplayFeed feed = ReplayFeed.into(result, threads)) {
@@ -63,9 +70,7 @@ record Replay(ReplayResult result, IOException failure, Vantage vantage, List<Ob
                     Dissection d = feed.next();
                     chain.dissect(frame, d);
                     if (selection.passes(d)) {
-                        if (beside != null) {
-                            beside.accept(d);
-                        }
+                        tracker.accept(d);
                         feed.replay();
                     }
                 }
@@ -73,7 +78,10 @@ record Replay(ReplayResult result, IOException failure, Vantage vantage, List<Ob
                 failure = e;
             }
         }
-        return new Replay(result.finish(), failure);
+        tracker.finish();
+        result.finish();
+        result.addObservations(rules.observations(result));
+        return new Replay(result, failure);
     }
 
     /**
@@ -83,19 +91,25 @@ record Replay(ReplayResult result, IOException failure, Vantage vantage, List<Ob
      */
     static Replay ofUnion(Vantage vantage, DissectorChain chain, IcrcCheck icrc, int threads) throws IOException {
         ReplayResult result = new ReplayResult(icrc);
+        OperationRules rules = new OperationRules();
+        OperationTracker tracker = rules.tracker(o -> { });
         IOException failure = null;
         try (PacketSource source = vantage.source();
              ReplayFeed feed = ReplayFeed.into(result, threads)) {
             try {
                 for (Frame frame; (frame = source.next()) != null; ) {
-                    chain.dissect(frame, feed.next());
+                    Dissection d = feed.next();
+                    chain.dissect(frame, d);
+                    tracker.accept(d);
                     feed.replay();
                 }
             } catch (IOException e) {
                 failure = e;
             }
         }
+        tracker.finish();
         result.finish();
+        result.addObservations(rules.observations(result));
         return new Replay(result, failure != null ? failure : vantage.union().failure(), vantage,
                 vantage.union().disagreements(result));
     }

@@ -8,7 +8,6 @@ import io.rdmascope.filter.DisplayFilter;
 import io.rdmascope.filter.FilterException;
 import io.rdmascope.filter.FilterFieldProvider;
 import io.rdmascope.ops.Operation;
-import io.rdmascope.ops.OperationTracker;
 import io.rdmascope.replay.AnalysisFields;
 import io.rdmascope.replay.FrameAnalysis;
 import io.rdmascope.replay.IcrcCheck;
@@ -152,10 +151,8 @@ final class ReplayOptions {
     FrameAnalysis firstPass(Path file) throws IOException {
         // The storage operations too, for the rdmascope.op.* fields: the tracker rides on the same pass.
         List<Operation> operations = new ArrayList<>();
-        OperationTracker tracker = OperationTracker.standard(operations::add);
         Replay replay = Replay.of(file, chain(), new Selection(null, limit()), true, icrc.check(), threads(),
-                tracker::accept);
-        tracker.finish();
+                operations::add);
         return FrameAnalysis.of(replay.result()).withOperations(operations);
     }
 

@@ -72,6 +72,35 @@ class CheckCommandTest {
         assertEquals(1, r.err().strip().split("\n").length, r.err());
     }
 
+    /**
+     * Issue 19, item 7: the storage rules' findings take the path of every other finding: the exit code,
+     * the JSON, JUnit and SARIF reports, each naming the protocol, the queue, the id and the frame.
+     */
+    @Test
+    void storageRuleFindingsReachEveryReport() throws IOException {
+        String nvme = file("ulp_nvmeof");
+        Cli json = Cli.run("check", "--report", "json", nvme);
+        assertEquals(1, json.status(), json.err());
+        JsonNode reused = null;
+        for (JsonNode f : json(json).get("findings")) {
+            if (f.get("rule").asText().equals("ULP-ID-001")) {
+                reused = f;
+            }
+        }
+        assertTrue(reused != null, json.out());
+        assertEquals("[60]", reused.get("frames").toString());
+        assertEquals("2", reused.get("conversation").asText());
+        assertTrue(reused.get("detail").asText().startsWith("nvme-rdma qid 1 QP 0x"), reused.toString());
+        assertTrue(reused.get("detail").asText().contains("id 0x0020: Write reuses the id of the Read in frame 58"),
+                reused.toString());
+        Cli junit = Cli.run("check", "--report", "junit", nvme);
+        assertEquals(1, junit.status(), junit.err());
+        assertTrue(junit.out().contains("ULP-ID-001") && junit.out().contains("ULP-UNANS-001"), junit.out());
+        Cli sarif = Cli.run("check", "--report", "sarif", nvme);
+        assertEquals(1, sarif.status(), sarif.err());
+        assertTrue(sarif.out().contains("\"ruleId\": \"ULP-DATA-001\""), sarif.out());
+    }
+
     @TestFactory
     Stream<DynamicTest> jsonFindingsAreTheTruthsFindingsAndTheVerdictFollowsErrors() {
         return ScenarioCatalog.all().stream().map(s -> DynamicTest.dynamicTest(s.name(), () -> {

@@ -249,7 +249,7 @@ final class IwarpTransport {
     }
 
     /** "TCP 10.0.1.1:50123/10.0.1.2:5445", the requester's endpoint first; IPv6 addresses in brackets. */
-    private static String text(IwarpConnection c, int requester) {
+    static String text(IwarpConnection c, int requester) {
         return "TCP " + endpoint(c, requester) + "/" + endpoint(c, 1 - requester);
     }
 

@@ -7,16 +7,19 @@ import io.rdmascope.dissect.ops.OperationEvents;
 import io.rdmascope.dissect.ops.OperationExtractor;
 import io.rdmascope.proto.Protocols;
 import io.rdmascope.proto.mad.Cm;
+import io.rdmascope.proto.iwarp.IwarpConnection;
 import io.rdmascope.proto.mad.CmConnections;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -78,12 +81,20 @@ public final class OperationTracker implements OperationEvents {
     private static final int BTH_SIZE = 12;
     /** DREQ's Remote QPN/EECN (IBTA 12.6.10). */
     private static final int DREQ_REMOTE_QPN = 8;
+    /** REQ's and REP's Local QPN (IBTA 12.6.5, 12.6.8). */
+    private static final int REQ_LOCAL_QPN = 32;
+    private static final int REP_LOCAL_QPN = 12;
+    /** QPs whose CM setup was seen that are remembered; past it, a queue's start counts as not captured. */
+    static final int MAX_CONNECTED_QPS = 65_536;
     private static final int PSN_MASK = 0xFFFFFF;
     private static final int PSN_HALF = 0x800000;
 
     private final List<OperationExtractor> extractors;
     private final Consumer<Operation> sink;
+    private final OperationListener listener;
     private final int maxOutstanding;
+    /** QP numbers a captured CM ConnectRequest or ConnectReply named: their queues' start is in the capture. */
+    private final Set<Integer> connectedQps = new HashSet<>();
     private final Map<Queue, QueueState> queues = new HashMap<>();
     /** Each QP number of a known queue, to the queues that use it (the same number on two host pairs: several). */
     private final Map<Integer, List<QueueState>> byQpn = new HashMap<>();
@@ -91,6 +102,11 @@ public final class OperationTracker implements OperationEvents {
     private final Map<Integer, Pending> writes = new HashMap<>();
     /** READ Requests whose responses go to a QP, oldest first (IBTA 9.5: responses come in request order). */
     private final Map<Integer, ArrayDeque<Pending>> reads = new HashMap<>();
+    /** Per queue: the PSNs its recent commands and responses came at, to know a transport resend. */
+    private final Map<Queue, ResentPsns> recentPsns = new HashMap<>();
+    /** The frame whose resend verdict was given ({@link #resent}), and the verdict: one per frame. */
+    private long judgedFrame = -1;
+    private boolean judgedResent;
     private long overflowed;
     private long unmatchedResponses;
     /** The queues on iWARP connections: their data, delivery and teardown. */
@@ -107,17 +123,31 @@ public final class OperationTracker implements OperationEvents {
      * @param maxOutstanding the bound of commands waiting on one queue (at least 1)
      */
     public OperationTracker(List<OperationExtractor> extractors, Consumer<Operation> sink, int maxOutstanding) {
+        this(extractors, sink, new OperationListener() { }, maxOutstanding);
+    }
+
+    /**
+     * @param listener told what the storage rules judge ({@link OperationListener}), as it is met
+     */
+    public OperationTracker(List<OperationExtractor> extractors, Consumer<Operation> sink, OperationListener listener,
+                            int maxOutstanding) {
         if (maxOutstanding < 1) {
             throw new IllegalArgumentException("maxOutstanding must be at least 1");
         }
         this.extractors = List.copyOf(extractors);
         this.sink = Objects.requireNonNull(sink);
+        this.listener = Objects.requireNonNull(listener);
         this.maxOutstanding = maxOutstanding;
         this.iwarp = new IwarpTransport(maxOutstanding);
     }
 
     /** A tracker over every protocol of {@link Protocols#ALL} that reports operations. */
     public static OperationTracker standard(Consumer<Operation> sink) {
+        return standard(sink, new OperationListener() { });
+    }
+
+    /** As {@link #standard(Consumer)}, telling {@code listener} what the storage rules judge. */
+    public static OperationTracker standard(Consumer<Operation> sink, OperationListener listener) {
         List<OperationExtractor> extractors = new ArrayList<>();
         for (ProtocolModule m : Protocols.ALL) {
             OperationExtractor e = m.operations();
@@ -125,7 +155,7 @@ public final class OperationTracker implements OperationEvents {
                 extractors.add(e);
             }
         }
-        return new OperationTracker(extractors, sink, MAX_OUTSTANDING_PER_QUEUE);
+        return new OperationTracker(extractors, sink, listener, MAX_OUTSTANDING_PER_QUEUE);
     }
 
     /** Commands dropped because their queue held {@code maxOutstanding} others (reported as {@link Operation#OVERFLOW}). */
@@ -154,15 +184,18 @@ public final class OperationTracker implements OperationEvents {
         if (iwarp.tracking()) {
             iwarp.teardown(d, frame, timeNanos);
         }
-        if (byQpn.isEmpty() || !r.isRdma()) {
-            return; // no command seen yet: nothing a transfer, an ACK or a DREQ could belong to
-        }
-        int destQpn = d.u24(r.bthStart + BTH_DEST_QP);
-        int opcode = r.opcode;
-        if (opcode == UD_SEND_ONLY) {
-            teardown(d);
+        if (!r.isRdma()) {
             return;
         }
+        int opcode = r.opcode;
+        if (opcode == UD_SEND_ONLY) {
+            connectionManagement(d);
+            return;
+        }
+        if (byQpn.isEmpty()) {
+            return; // no command seen yet: nothing a transfer or an ACK could belong to
+        }
+        int destQpn = d.u24(r.bthStart + BTH_DEST_QP);
         List<QueueState> candidates = byQpn.get(destQpn);
         if (opcode == ACKNOWLEDGE) {
             if (candidates != null && (d.u8(r.bthStart + BTH_SIZE) & 0x60) == 0) { // syndrome 0xx: ACK
@@ -171,6 +204,10 @@ public final class OperationTracker implements OperationEvents {
             return;
         }
         int reth = r.bthStart + BTH_SIZE;
+        if (candidates != null && (opcode == WRITE_FIRST || opcode == WRITE_ONLY || opcode == WRITE_ONLY_WITH_IMMEDIATE
+                || opcode == READ_REQUEST)) {
+            checkExtent(candidates, d, reth, opcode == READ_REQUEST ? "RDMA READ" : "RDMA WRITE");
+        }
         if (opcode == WRITE_FIRST || opcode == WRITE_ONLY || opcode == WRITE_ONLY_WITH_IMMEDIATE) {
             Pending p = candidates == null ? null : owner(candidates, d.u32(reth + 8), rethAddress(d, reth));
             if (p != null) {
@@ -225,6 +262,9 @@ public final class OperationTracker implements OperationEvents {
 
     @Override
     public void command(Command c) {
+        if (resent(c.queue(), true)) {
+            return;
+        }
         QueueState q = learnt(c.queue());
         if (q == null) {
             q = queues.computeIfAbsent(c.queue(), this::newQueue);
@@ -234,19 +274,40 @@ public final class OperationTracker implements OperationEvents {
             overflowed++;
             close(evicted, Operation.UNANSWERED, Operation.OVERFLOW, -1, 0, null);
         }
+        List<Pending> same = q.outstanding.get(c.id());
+        Pending earlier = same == null || same.isEmpty() ? null : same.get(0);
         Pending p = new Pending(q, c, frame, timeNanos, psn);
         q.add(p);
         if (c.queue().transport() != null) {
             iwarp.commanded(p, current);
         }
+        listener.commandSent(c, frame, q.count, startCaptured(c.queue()), earlier == null ? -1 : earlier.frame,
+                earlier == null ? null : earlier.command.description());
+    }
+
+    @Override
+    public void sendCredits(SendCredits credits) {
+        if (resent(credits.queue(), credits.byRequester())) {
+            return;
+        }
+        listener.sendCredits(credits, frame, startCaptured(credits.queue()));
+    }
+
+    @Override
+    public void requestCredits(RequestCredits credits) {
+        listener.requestCredits(credits, frame);
     }
 
     @Override
     public void response(Response r) {
+        if (resent(r.queue(), false)) {
+            return;
+        }
         QueueState q = learnt(r.queue());
         Pending p = q == null ? null : q.answer(r.id());
         if (p == null) {
             unmatchedResponses++;
+            listener.responseWithoutCommand(r, frame, startCaptured(r.queue()));
             return;
         }
         close(p, r.failure() == null ? Operation.COMPLETED : Operation.FAILED, r.failure(), frame, timeNanos,
@@ -288,8 +349,42 @@ public final class OperationTracker implements OperationEvents {
         return q;
     }
 
-    /** A CM DisconnectRequest: the queues of the QP it names are torn down from this frame on. */
-    private void teardown(Dissection d) {
+    /**
+     * Whether the frame being extracted is a transport resend (IBTA 9.7.4.1.5 go-back-N, or a duplicate)
+     * of a SEND already seen on {@code queue} from the same side: same PSN as one of the side's recent
+     * commands or responses. Its command, response or credits were counted the first time; counting them
+     * again would make a lossy capture's resends look like reused ids and answers to nothing. Judged once
+     * per frame (a frame's credits and command share its PSN). Frames without a PSN (iWARP: TCP resends
+     * never reach the extractors) are never resends.
+     */
+    private boolean resent(Queue queue, boolean byRequester) {
+        if (psn < 0) {
+            return false;
+        }
+        if (judgedFrame != frame) {
+            judgedFrame = frame;
+            judgedResent = recentPsns.computeIfAbsent(queue, k -> new ResentPsns()).seen(byRequester, psn);
+        }
+        return judgedResent;
+    }
+
+    /** Whether the capture holds the CM exchange that set up {@code queue}'s connection. */
+    private boolean startCaptured(Queue queue) {
+        return connectedQps.contains(queue.requesterQpn()) || connectedQps.contains(queue.responderQpn());
+    }
+
+    /**
+     * A CM MAD: a ConnectRequest or ConnectReply names a QP whose connection starts in the capture; a
+     * DisconnectRequest tears the queues of the QP it names down from this frame on.
+     */
+    private void connectionManagement(Dissection d) {
+        int req = d.find(Cm.REQ);
+        int rep = req >= 0 ? -1 : d.find(Cm.REP);
+        if ((req >= 0 || rep >= 0) && connectedQps.size() < MAX_CONNECTED_QPS) {
+            connectedQps.add(req >= 0 ? d.u24(d.layerStart(req) + REQ_LOCAL_QPN)
+                    : d.u24(d.layerStart(rep) + REP_LOCAL_QPN));
+            return;
+        }
         int dreq = d.find(Cm.DREQ);
         if (dreq < 0) {
             return;
@@ -316,6 +411,63 @@ public final class OperationTracker implements OperationEvents {
                 }
             }
         }
+    }
+
+    /**
+     * Tells the listener about a transfer (its RETH at {@code reth}) under a key an outstanding command
+     * advertised whose bytes no buffer under that key holds whole. A key no outstanding command advertised
+     * says nothing: its command may precede the capture, or the transfer carry no storage protocol.
+     */
+    private void checkExtent(List<QueueState> candidates, Dissection d, int reth, String operation) {
+        long va = d.u32(reth) << 32 | d.u32(reth + 4);
+        long key = d.u32(reth + 8);
+        long length = d.u32(reth + 12);
+        Pending newest = null;
+        Buffer newestBuffer = null;
+        List<Buffer> underKey = null;
+        for (QueueState q : candidates) {
+            for (List<Pending> same : q.outstanding.values()) {
+                for (Pending p : same) {
+                    for (Buffer b : p.command.buffers()) {
+                        if (b.key() != key) {
+                            continue;
+                        }
+                        if (underKey == null) {
+                            underKey = new ArrayList<>(2);
+                        }
+                        underKey.add(b);
+                        if (newest == null || p.frame > newest.frame) {
+                            newest = p;
+                            newestBuffer = b;
+                        }
+                    }
+                }
+            }
+        }
+        if (newest != null && !covered(underKey, va, length)) {
+            listener.transferOutside(newest.queue.queue, frame, operation, key, va, length, newest.frame,
+                    newest.command, newestBuffer);
+        }
+    }
+
+    /**
+     * Whether {@code [va, va + length)} lies within the union of {@code buffers} (segments of one region
+     * may be advertised side by side, RFC 8166 §3.4.3). A zero-length transfer needs its address inside one.
+     */
+    static boolean covered(List<Buffer> buffers, long va, long length) {
+        long at = va;
+        long end = va + Math.max(length, 1);
+        boolean advanced = true;
+        while (Long.compareUnsigned(at, end) < 0 && advanced) {
+            advanced = false;
+            for (Buffer b : buffers) {
+                if (Long.compareUnsigned(at, b.address()) >= 0 && Long.compareUnsigned(at - b.address(), b.length()) < 0) {
+                    at = b.address() + b.length();
+                    advanced = true;
+                }
+            }
+        }
+        return Long.compareUnsigned(at, end) >= 0;
     }
 
     /** A RETH's virtual address (IBTA 9.3.3: VA, then R_Key, then DMA length). */
@@ -349,18 +501,32 @@ public final class OperationTracker implements OperationEvents {
         boolean answered = responseFrame >= 0;
         Command c = p.command;
         Queue queue = p.queue.queue; // with the requester's QP a learnt queue found after the command
-        String queueText = (queue.name().isEmpty() ? "" : queue.name() + " ") + (queue.transport() != null
-                ? iwarp.text(p.queue) : String.format("QP 0x%06x/0x%06x", queue.requesterQpn(), queue.responderQpn()));
+        String queueText = queue.transport() != null ? (queue.name().isEmpty() ? "" : queue.name() + " ")
+                + iwarp.text(p.queue) : queueText(queue);
         boolean data = p.dataFrames != null;
         long dataEnd = data ? p.lastDataNanos : p.timeNanos;
-        sink.accept(new Operation(queue.protocol(), queueText, queue.requesterQpn(), queue.responderQpn(),
+        Operation operation = new Operation(queue.protocol(), queueText, queue.requesterQpn(), queue.responderQpn(),
                 c.opcode(), c.description(), c.id(), c.idText(), c.size(), status, reason, statusCode, p.frame,
                 answered ? responseFrame : null, data ? p.dataFrames : List.of(),
                 p.queue.teardownFrame == 0 ? null : p.queue.teardownFrame,
                 p.queue.teardownFrame == 0 ? null : p.queue.teardownNanos - p.timeNanos,
                 answered ? responseNanos - p.timeNanos : null, p.ackNanos < 0 ? null : p.ackNanos - p.timeNanos,
                 data ? p.lastDataNanos - p.firstDataNanos : null, answered ? responseNanos - dataEnd : null,
-                p.queue.teardownBy));
+                p.queue.teardownBy);
+        sink.accept(operation);
+        if (Operation.UNANSWERED.equals(status)) {
+            listener.unanswered(operation, c);
+        }
+    }
+
+    /**
+     * A queue as {@code ops} shows it: the protocol's name for it and the two QPs, requester's first; on
+     * iWARP the TCP connection, its MPA initiator first (who sends the commands of every ULP here).
+     */
+    static String queueText(Queue queue) {
+        return (queue.name().isEmpty() ? "" : queue.name() + " ") + (queue.transport() != null
+                ? IwarpTransport.text((IwarpConnection) queue.transport(), 0)
+                : String.format("QP 0x%06x/0x%06x", queue.requesterQpn(), queue.responderQpn()));
     }
 
     /**
@@ -435,6 +601,28 @@ public final class OperationTracker implements OperationEvents {
         void clear() {
             outstanding.clear();
             count = 0;
+        }
+    }
+
+    /** The PSNs of a queue's last {@value #SIZE} commands and responses, per side, oldest overwritten. */
+    private static final class ResentPsns {
+        static final int SIZE = 64;
+        private final int[][] psns = {new int[SIZE], new int[SIZE]};
+        private final int[] next = new int[2];
+        private final int[] count = new int[2];
+
+        /** Whether {@code psn} is among the side's recent ones; it is remembered either way. */
+        boolean seen(boolean byRequester, int psn) {
+            int side = byRequester ? 0 : 1;
+            for (int i = 0; i < count[side]; i++) {
+                if (psns[side][i] == psn) {
+                    return true;
+                }
+            }
+            psns[side][next[side]] = psn;
+            next[side] = (next[side] + 1) % SIZE;
+            count[side] = Math.min(count[side] + 1, SIZE);
+            return false;
         }
     }
 

@@ -618,4 +618,52 @@ public sealed interface Observation {
             return "payload " + payload + " + pad " + pad + " = " + (payload + pad) + " bytes, not a multiple of 4";
         }
     }
+
+    // ---- storage protocols' operations (issue 19) -------------------------------------------------------
+
+    /** What the storage operation rules notice, each with the observation kind it is. */
+    enum UlpEvent {
+        /** A response naming no outstanding command on a queue whose start the capture holds. */
+        RESPONSE_WITHOUT_COMMAND(ObservationKind.ULP_RESPONSE_WITHOUT_COMMAND),
+        /** A response naming no outstanding command on a queue set up before the capture began. */
+        RESPONSE_BEFORE_CAPTURE(ObservationKind.ULP_RESPONSE_BEFORE_CAPTURE),
+        ID_REUSED(ObservationKind.ULP_ID_REUSED),
+        TRANSFER_OUTSIDE_BUFFERS(ObservationKind.ULP_TRANSFER_OUTSIDE_BUFFERS),
+        UNANSWERED_AT_TEARDOWN(ObservationKind.ULP_UNANSWERED_AT_TEARDOWN),
+        COMMAND_AFTER_TEARDOWN(ObservationKind.ULP_COMMAND_AFTER_TEARDOWN),
+        UNANSWERED_AT_CAPTURE_END(ObservationKind.ULP_UNANSWERED_AT_CAPTURE_END),
+        SEND_CREDIT_OVERRUN(ObservationKind.ULP_SEND_CREDIT_OVERRUN),
+        CALL_CREDIT_OVERRUN(ObservationKind.ULP_CALL_CREDIT_OVERRUN);
+
+        private final ObservationKind kind;
+
+        UlpEvent(ObservationKind kind) {
+            this.kind = kind;
+        }
+
+        public ObservationKind kind() {
+            return kind;
+        }
+    }
+
+    /**
+     * A storage protocol's command, response, transfer or credit breaking its rules (issue 19, item 7),
+     * noticed by {@code io.rdmascope.ops.OperationRules} beside the replay.
+     *
+     * @param protocol tshark's filter name of the protocol ({@code nvme-rdma}, {@code iser}, ...)
+     * @param queue    the queue as {@code ops} shows it ("qid 1 QP 0x000abc/0x000def")
+     * @param id       the command id as tshark shows it (CID, task tag, XID, message id), or null for a
+     *                 transfer, which names a key and an address instead
+     * @param what     what happened, for people
+     */
+    record Ulp(long frame, String conversation, UlpEvent event, String protocol, String queue, String id,
+               String what) implements Observation {
+        public ObservationKind kind() {
+            return event.kind();
+        }
+
+        public String detail() {
+            return protocol + " " + queue + (id == null ? "" : " id " + id) + ": " + what;
+        }
+    }
 }

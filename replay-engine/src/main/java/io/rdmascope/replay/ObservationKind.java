@@ -85,7 +85,17 @@ public enum ObservationKind {
     MPA_MARKER_LAYOUT("mpa_marker_layout"),
     // vantage points disagreeing (issue 20): raised by a union of several captures, never by one
     SENDER_SIDE_DUPLICATE("sender_side_duplicate"),
-    RESPONSE_NOT_DOWNSTREAM("response_not_downstream");
+    RESPONSE_NOT_DOWNSTREAM("response_not_downstream"),
+    // storage protocols' operations (issue 19): raised beside the replay by io.rdmascope.ops.OperationRules
+    ULP_RESPONSE_WITHOUT_COMMAND("ulp_response_without_command"),
+    ULP_RESPONSE_BEFORE_CAPTURE("ulp_response_before_capture"),
+    ULP_ID_REUSED("ulp_id_reused"),
+    ULP_TRANSFER_OUTSIDE_BUFFERS("ulp_transfer_outside_buffers"),
+    ULP_UNANSWERED_AT_TEARDOWN("ulp_unanswered_at_teardown"),
+    ULP_COMMAND_AFTER_TEARDOWN("ulp_command_after_teardown"),
+    ULP_UNANSWERED_AT_CAPTURE_END("ulp_unanswered_at_capture_end"),
+    ULP_SEND_CREDIT_OVERRUN("ulp_send_credit_overrun"),
+    ULP_CALL_CREDIT_OVERRUN("ulp_call_credit_overrun");
 
     private static final Map<String, ObservationKind> BY_ID = new HashMap<>();
 

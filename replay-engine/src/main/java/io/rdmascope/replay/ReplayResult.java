@@ -171,6 +171,19 @@ public final class ReplayResult implements ReplayListener {
         }
     }
 
+    /**
+     * Adds observations made beside the replay after it finished (the storage operation rules, issue 19),
+     * keeping the frame order {@link #finish} gave: every consumer of {@link #observations()} (rules,
+     * explain, analysis fields, the GUI) then sees them as the replay's own.
+     */
+    public void addObservations(List<? extends Observation> more) {
+        if (more.isEmpty()) {
+            return;
+        }
+        observations.addAll(more);
+        observations.sort(Comparator.comparingLong(o -> o.frame() == 0 ? Long.MAX_VALUE : o.frame()));
+    }
+
     /** The messages in order of first frame; empty for a {@link #withoutMessages()} result. */
     public List<Message> messages() {
         return messages;

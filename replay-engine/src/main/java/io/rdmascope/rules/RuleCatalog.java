@@ -10,10 +10,16 @@ import java.util.Map;
  * Every conformance rule, as data. Ids are stable (the scenario truth files and users' rules files
  * name them); a rule's revision goes up when what it means changes. References cite the IBTA
  * compliance statement where the public sources quote one (see ../shared/reference/rc-transport-rules.md,
- * cited as R-numbers), else the chapter and annex; iWARP rules (IW-) cite the RFC sections.
+ * cited as R-numbers), else the chapter and annex; iWARP rules (IW-) cite the RFC sections; the storage
+ * protocols' rules (ULP-, issue 19: NVMe-oF, iSER, RPC-over-RDMA, SMB Direct) cite each protocol's own.
  */
 public final class RuleCatalog {
     private static final String RC = "IBTA Vol. 1 ch. 9 (RC transport)";
+    /** Where each storage protocol says a command id names one outstanding command (issue 19). */
+    private static final String ULP_IDS = "NVMe Base 1.4 §4.2, §4.6 (CID); RFC 7143 §11.2.1.8 (initiator task tag); "
+            + "RFC 5531 §9 (XID); MS-SMB2 §3.2.5.1.2, §3.3.5.2.3 (MessageId)";
+    /** Where each storage protocol says every command is answered (issue 19). */
+    private static final String ULP_ANSWERS = "NVMe Base 1.4 §4.6; RFC 7143 §11.4; RFC 5531 §9; MS-SMB2 §3.3.4.1";
 
     private static final List<Rule> RULES = List.of(
             rule("IB-ICRC-001", Severity.ERROR, "Invariant CRC does not verify",
@@ -329,7 +335,75 @@ public final class RuleCatalog {
                             + "in the capture of a point near the responder and never in the capture of the next "
                             + "point toward the requester. It was lost between the two points (the requester will "
                             + "time out and resend), or that point's capture missed it. The union still counts the "
-                            + "message complete, because one point saw its completion."));
+                            + "message complete, because one point saw its completion."),
+            rule("ULP-RSP-001", Severity.ERROR, "Response for no outstanding command", ULP_IDS,
+                    "A response (NVMe completion, iSCSI response PDU, RPC reply, SMB2 response) names a command "
+                            + "id (CID, initiator task tag, XID, MessageId) that no command outstanding on its queue "
+                            + "carries, on a queue whose start (the CM exchange) the capture holds: the command was "
+                            + "never sent, or was answered already. An error: the requester has nothing to complete and "
+                            + "treats it as a protocol failure (Linux's NVMe-oF host starts error recovery, a "
+                            + "reconnect; an RPC client drops the reply). Without the queue's start in the capture "
+                            + "the command may simply precede it: that is ULP-RSP-002, a note. Typical cause: a responder answering twice or with a wrong id, or "
+                            + "(check for IB-CAP-002 first) a command frame the capture missed."),
+            rule("ULP-RSP-002", Severity.NOTE, "Response to a command sent before the capture began", ULP_IDS,
+                    "A response names no command the capture showed, on a queue whose start the capture does not "
+                            + "hold: its command was most likely sent before the capture began. Said once per "
+                            + "queue, at the first such response. Capture from before the connection is set up to "
+                            + "check these responses too."),
+            rule("ULP-ID-001", Severity.ERROR, "Command id reused while outstanding", ULP_IDS,
+                    "A command carries the id of a command still outstanding on the same queue. The responder "
+                            + "cannot tell the two apart: NVMe requires the CID to be unique among a submission "
+                            + "queue's outstanding commands, iSCSI the initiator task tag among a session's tasks, "
+                            + "RPC a distinct XID per call, SMB2 each MessageId used once. An error: the responder may "
+                            + "complete the wrong command, and one command's data land in the other's buffer. "
+                            + "Typical cause: an "
+                            + "initiator recycling its id before the response came (a timeout handled wrongly)."),
+            rule("ULP-DATA-001", Severity.ERROR, "RDMA transfer outside the command's buffers",
+                    "NVMe-oF 1.1 §7.3.2 (keyed SGL); RFC 7145 §7.3.5 (iSER STags); RFC 8166 §3.4.5 (chunks); "
+                            + "MS-SMB2 §2.2.19, §2.2.21 (buffer descriptors)",
+                    "An RDMA READ or WRITE uses the R_Key (STag, handle, token) an outstanding command advertised, "
+                            + "but the bytes it moves do not lie within any buffer a command advertised under that "
+                            + "key. The responder reads or writes memory it was not given: the NIC refuses it "
+                            + "(a remote access error) when the region is smaller, or corrupts the requester's data "
+                            + "when it is not; an error either way. A transfer under a key no outstanding command advertised is not "
+                            + "judged: its command may precede the capture, or belong to traffic that carries no "
+                            + "storage protocol. Typical cause: a target computing offsets wrongly."),
+            rule("ULP-UNANS-001", Severity.WARNING, "Command outstanding when its connection was torn down",
+                    ULP_ANSWERS + "; IBTA Vol. 1 12.6.10 (DisconnectRequest)",
+                    "A command had no response when a CM DisconnectRequest ended its connection: it failed, and "
+                            + "the requester will report it aborted. Who gave up is in the DisconnectRequest's "
+                            + "frame: a responder leaving commands unanswered, or a requester tearing down after its "
+                            + "own timeout. A warning, not an error, for that reason: the finding cannot tell a "
+                            + "responder's fault from a requester's deliberate abort. Commands answered only on an "
+                            + "event (NVMe Asynchronous Event Request, SMB2 CHANGE_NOTIFY) are not counted."),
+            rule("ULP-UNANS-002", Severity.ERROR, "Command sent after its connection's teardown began",
+                    ULP_ANSWERS + "; IBTA Vol. 1 12.6.10 (DisconnectRequest)",
+                    "A command went out on a connection after a CM DisconnectRequest for it and was never "
+                            + "answered: the connection was already closing, so no response could come. An error: "
+                            + "whatever the requester meant by it was lost, and the requester did not notice that "
+                            + "its connection had gone. Typical "
+                            + "cause: a requester that missed or ignored the disconnect and keeps using the queue "
+                            + "(a keep-alive timer still running)."),
+            rule("ULP-CAP-001", Severity.NOTE, "Command unanswered when the capture ended", ULP_ANSWERS,
+                    "A command had no response when the capture stopped and its connection was not torn down in "
+                            + "it: the response may simply have come later, so a note only. Capture longer to know. Commands "
+                            + "answered only on an event are not counted."),
+            rule("ULP-CREDIT-001", Severity.ERROR, "Message sent without a send credit",
+                    "MS-SMBD §3.1.5.1 (send credits), §3.1.5.3, §2.2.2, §2.2.3 (CreditsGranted)",
+                    "A peer sent an SMB Direct Data Transfer message while it held no send credit: every such "
+                            + "message spends one of the credits its peer granted (in the Negotiate Response and "
+                            + "in each message's CreditsGranted), each credit standing for a receive the peer has "
+                            + "posted. Without one the message may find no receive buffer (an RNR NAK, or the "
+                            + "connection torn down): an error. Judged only when the negotiation was captured (the "
+                            + "credits held before it are unknown), in both directions: the responder holds none "
+                            + "until the requester's first message grants some (MS-SMBD §4.1)."),
+            rule("ULP-CREDIT-002", Severity.ERROR, "More calls outstanding than credits granted",
+                    "RFC 8166 §3.3.1 (credits)",
+                    "An RPC-over-RDMA requester sent a call while as many calls as the responder's credit grant "
+                            + "(rdma_credit of its latest message) were already outstanding. The "
+                            + "responder has a receive posted per credit; a call beyond them may find none, and "
+                            + "the connection is lost: an error. Judged from the responder's first grant captured "
+                            + "(before it, the requester's single initial credit is not checked)."));
 
     private static final Map<String, Rule> BY_ID = index();
 
@@ -406,6 +480,15 @@ public final class RuleCatalog {
             case MPA_MARKER_LAYOUT -> "IW-MPA-005";
             case SENDER_SIDE_DUPLICATE -> "IB-VP-DUP-001";
             case RESPONSE_NOT_DOWNSTREAM -> "IB-VP-LOSS-001";
+            case ULP_RESPONSE_WITHOUT_COMMAND -> "ULP-RSP-001";
+            case ULP_RESPONSE_BEFORE_CAPTURE -> "ULP-RSP-002";
+            case ULP_ID_REUSED -> "ULP-ID-001";
+            case ULP_TRANSFER_OUTSIDE_BUFFERS -> "ULP-DATA-001";
+            case ULP_UNANSWERED_AT_TEARDOWN -> "ULP-UNANS-001";
+            case ULP_COMMAND_AFTER_TEARDOWN -> "ULP-UNANS-002";
+            case ULP_UNANSWERED_AT_CAPTURE_END -> "ULP-CAP-001";
+            case ULP_SEND_CREDIT_OVERRUN -> "ULP-CREDIT-001";
+            case ULP_CALL_CREDIT_OVERRUN -> "ULP-CREDIT-002";
             // state changes and facts worth a field, not a finding
             case NAK_RESERVED, COALESCED_ACK, PSN_WRAP, QP_STATE, MPA_RESYNC -> null;
         };
@@ -440,13 +523,14 @@ public final class RuleCatalog {
     /**
      * Rules whose findings follow from earlier trouble when there was some (issue 15, root cause first):
      * recovery (retransmissions, timeouts, sequence NAKs), the end of a connection (stalls, teardown,
-     * exhausted retries, fatal NAKs, messages never completed) and answers that make sense only as a
+     * exhausted retries, fatal NAKs, messages never completed, storage commands a teardown left
+     * unanswered) and answers that make sense only as a
      * reaction (an ACK of a PSN never sent after a PSN reuse). On their own they are root causes.
      */
     private static final java.util.Set<String> CONSEQUENCE_KINDS = java.util.Set.of("IB-RC-PSN-003", "IB-RC-TIMEOUT-001",
             "IB-RC-TIMEOUT-002", "IB-RC-RNR-002", "IB-RC-NAK-001", "IB-RC-NAK-002", "IB-RC-NAK-003", "IB-RC-NAK-004",
             "IB-RC-MATCH-001", "IB-RC-MATCH-002", "IB-RC-MATCH-003", "IB-RC-STALL-001", "IB-RC-TEARDOWN-001",
-            "IB-RC-MSG-001", "IB-UC-001", "IW-TCP-001", "IW-RDMAP-004", "IW-MSG-001");
+            "IB-RC-MSG-001", "IB-UC-001", "IW-TCP-001", "IW-RDMAP-004", "IW-MSG-001", "ULP-UNANS-001");
 
     /**
      * Whether rule {@code ruleId} gives one finding per conversation (listing frames and a count) rather

@@ -21,7 +21,13 @@ class OperationTrackerTest {
 
     static List<Operation> track(List<Frame> frames) {
         List<Operation> ops = new ArrayList<>();
-        OperationTracker tracker = OperationTracker.standard(ops::add);
+        feed(OperationTracker.standard(ops::add), frames);
+        ops.sort(Comparator.comparingLong(Operation::commandFrame));
+        return ops;
+    }
+
+    /** Dissects the frames in order into {@code tracker}, then finishes it. */
+    static void feed(OperationTracker tracker, List<Frame> frames) {
         DissectorChain chain = DissectorChain.standard();
         Dissection d = new Dissection();
         for (Frame f : frames) {
@@ -29,8 +35,6 @@ class OperationTrackerTest {
             tracker.accept(d);
         }
         tracker.finish();
-        ops.sort(Comparator.comparingLong(Operation::commandFrame));
-        return ops;
     }
 
     @Test

@@ -58,7 +58,10 @@ class ObservationKindTest {
                 ObservationKind.UNMATCHED_ATOMIC_ACK, ObservationKind.MALFORMED, ObservationKind.LIMIT_REACHED,
                 ObservationKind.PAIRING_UNDECIDED, ObservationKind.DDP_VERSION, ObservationKind.RDMAP_VERSION,
                 ObservationKind.RDMAP_UNEXPECTED_OPCODE, ObservationKind.SENDER_SIDE_DUPLICATE,
-                ObservationKind.RESPONSE_NOT_DOWNSTREAM), notGenerated);
+                ObservationKind.RESPONSE_NOT_DOWNSTREAM,
+                // storage rules a scenario cannot plant without a capture that starts mid-connection, or a
+                // command after teardown: OperationRulesTest and the real NVMe-oF discovery cover them
+                ObservationKind.ULP_RESPONSE_BEFORE_CAPTURE, ObservationKind.ULP_COMMAND_AFTER_TEARDOWN), notGenerated);
     }
 
     @Test

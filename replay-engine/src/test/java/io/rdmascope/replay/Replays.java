@@ -7,6 +7,8 @@ import io.rdmascope.capture.PacketSource;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
+import io.rdmascope.ops.OperationRules;
+import io.rdmascope.ops.OperationTracker;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -20,18 +22,25 @@ final class Replays {
         return of(capture, IcrcCheck.AUTO);
     }
 
+    /** The replay of {@code capture}, with the storage operation rules' observations (issue 19) as the CLI has them. */
     static ReplayResult of(Path capture, IcrcCheck icrc) throws IOException {
         ReplayResult result = new ReplayResult(icrc);
+        OperationRules rules = new OperationRules();
+        OperationTracker tracker = rules.tracker(o -> { });
         DissectorChain chain = DissectorChain.standard();
         Dissection d = new Dissection();
         try (PacketSource source = CaptureFiles.open(capture)) {
             Frame f;
             while ((f = source.next()) != null) {
                 chain.dissect(f, d);
+                tracker.accept(d);
                 result.accept(d);
             }
         }
-        return result.finish();
+        tracker.finish();
+        result.finish();
+        result.addObservations(rules.observations(result));
+        return result;
     }
 
     /** A capture of {@code ../shared/captures-hard/}; the test is skipped, saying so, when it is absent. */

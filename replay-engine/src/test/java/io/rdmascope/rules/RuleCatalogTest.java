@@ -46,7 +46,8 @@ class RuleCatalogTest {
         Set<ObservationKind> kinds = new HashSet<>();
         for (Rule r : RuleCatalog.all()) {
             assertTrue(ids.add(r.id()), "twice: " + r.id());
-            assertTrue(r.id().matches("(IB|IW|RS)-[A-Z]+(-[A-Z]+)?-\\d{3}"), r.id());
+            // families: InfiniBand/RoCE, iWARP, rdmascope itself, the storage protocols on top (issue 19)
+            assertTrue(r.id().matches("(IB|IW|RS|ULP)-[A-Z]+(-[A-Z]+)?-\\d{3}"), r.id());
             assertTrue(!r.summary().isBlank() && !r.reference().isBlank() && r.explanation().length() > 40, r.id());
             for (ObservationKind k : r.observations()) {
                 assertTrue(kinds.add(k), "observation kind in two rules: " + k);

@@ -68,7 +68,15 @@ public enum Expected {
     ICRC_NOT_VERIFIABLE("icrc_not_verifiable", "IB-CAP-007", Severity.WARNING),
     FRAMES_CUT_SILENTLY("frames_cut_silently", "IB-CAP-008", Severity.WARNING),
     HEADERS_CUT("headers_cut", "IB-CAP-006", Severity.WARNING),
-    PAD_MISALIGNED("pad_misaligned", "IB-LEN-005", Severity.ERROR);
+    PAD_MISALIGNED("pad_misaligned", "IB-LEN-005", Severity.ERROR),
+    // ---- storage protocols' operations (issue 19): what a planted UlpError is observed as ----
+    ULP_RESPONSE_WITHOUT_COMMAND("ulp_response_without_command", "ULP-RSP-001", Severity.ERROR),
+    ULP_ID_REUSED("ulp_id_reused", "ULP-ID-001", Severity.ERROR),
+    ULP_TRANSFER_OUTSIDE_BUFFERS("ulp_transfer_outside_buffers", "ULP-DATA-001", Severity.ERROR),
+    ULP_UNANSWERED_AT_TEARDOWN("ulp_unanswered_at_teardown", "ULP-UNANS-001", Severity.WARNING),
+    ULP_UNANSWERED_AT_CAPTURE_END("ulp_unanswered_at_capture_end", "ULP-CAP-001", Severity.NOTE),
+    ULP_SEND_CREDIT_OVERRUN("ulp_send_credit_overrun", "ULP-CREDIT-001", Severity.ERROR),
+    ULP_CALL_CREDIT_OVERRUN("ulp_call_credit_overrun", "ULP-CREDIT-002", Severity.ERROR);
 
     public enum Severity {
         ERROR, WARNING, NOTE;

@@ -34,10 +34,15 @@ final class SmbDirectScenario {
     private SmbDirectScenario() {
     }
 
-    /** What the client knows: its send credits ([MS-SMBD] §3.1.1.1 SendCredits) and next message id. */
+    /**
+     * What the client knows: its send credits ([MS-SMBD] §3.1.1.1 SendCredits), the credits its next
+     * message grants the server, and its next message id.
+     */
     private static final class Client {
         final Ulp link;
         int sendCredits;
+        /** The server holds no send credit until the client's first message grants some (§4.1): then one a message. */
+        int grantNext = INITIAL_CREDITS;
         long messageId;
 
         Client(Ulp link) {
@@ -178,13 +183,16 @@ final class SmbDirectScenario {
     }
 
     /**
-     * A Data Transfer message ([MS-SMBD] §2.2.3) from the client: 255 credits requested, none granted
-     * (the server sends no upper-layer traffic unasked), the SMB2 message at offset 24.
+     * A Data Transfer message ([MS-SMBD] §2.2.3) from the client: 255 credits requested, credits granted
+     * (the server needs one for every message it sends, §3.1.5.1: INITIAL_CREDITS in the first, then one
+     * for each receive the server's last message used), the SMB2 message at offset 24.
      */
     private static byte[] dataTransfer(Client cl, byte[] smb2) {
         cl.sendCredits--;
+        int granted = cl.grantNext;
+        cl.grantNext = 1;
         ByteBuffer message = Ulp.le(24 + smb2.length);
-        message.putShort(0, (short) 255).putShort(2, (short) 0).putShort(4, (short) 0).putInt(12, 24)
+        message.putShort(0, (short) 255).putShort(2, (short) granted).putShort(4, (short) 0).putInt(12, 24)
                 .putInt(16, smb2.length).put(24, smb2);
         return message.array();
     }

@@ -168,7 +168,13 @@ final class TruthLog {
                             List.copyOf(m.frames), List.copyOf(m.responseFrames), m.completionFrame, m.latencyNanos,
                             m.status, m.immediate, m.invalidatedRkey, m.partial);
                 }).toList();
-        List<ObservationRecord> sorted = observations.stream()
+        // A planted storage-protocol error is also something the observer must notice, and its finding.
+        List<ObservationRecord> all = new ArrayList<>(observations);
+        for (PlantedRecord e : planted) {
+            all.add(new ObservationRecord(e.kind.observed(e.protocol, unansweredReason(e)), e.frame, e.connection,
+                    null, e.detail));
+        }
+        List<ObservationRecord> sorted = all.stream()
                 .sorted(Comparator.comparing(ObservationRecord::frame, nullsLast)).toList();
         List<Truth.Observation> os = sorted.stream().map(o -> new Truth.Observation(o.kind.id(), o.frame,
                 o.connection == null ? null : ids.get(o.connection), o.psn, o.detail)).toList();
@@ -192,6 +198,16 @@ final class TruthLog {
                 .map(e -> new Truth.PlantedError(e.kind.id(), e.protocol, ids.get(e.connection), e.id, e.frame,
                         e.kind.spec(e.protocol), e.detail)).toList();
         return new Truth(scenario, description, seed, capture, format, frames, cs, ms, os, fs, ops, errors);
+    }
+
+    /** The reason the operation a planted error names ended unanswered with, or null when none did. */
+    private String unansweredReason(PlantedRecord e) {
+        for (OperationRecord o : operations) {
+            if (o.connection == e.connection && e.id != null && o.id == e.id && "unanswered".equals(o.status)) {
+                return o.reason;
+            }
+        }
+        return null;
     }
 
     /** "1", "2", … in order of each connection's first frame (creation order breaks ties). */

@@ -56,6 +56,24 @@ public enum UlpError {
         return id;
     }
 
+    /**
+     * What an observer notices of it in {@code protocol}: a command never answered is noticed at its
+     * connection's teardown, or as a note at the capture's end ({@code unansweredReason}, the operation's
+     * reason); a credit overrun under the protocol's credit scheme (MS-SMBD send credits, RFC 8166 call
+     * credits).
+     */
+    Expected observed(String protocol, String unansweredReason) {
+        return switch (this) {
+            case RESPONSE_WITHOUT_COMMAND -> Expected.ULP_RESPONSE_WITHOUT_COMMAND;
+            case ID_REUSED_WHILE_OUTSTANDING -> Expected.ULP_ID_REUSED;
+            case TRANSFER_OUTSIDE_BUFFERS -> Expected.ULP_TRANSFER_OUTSIDE_BUFFERS;
+            case COMMAND_UNANSWERED -> "teardown".equals(unansweredReason) ? Expected.ULP_UNANSWERED_AT_TEARDOWN
+                    : Expected.ULP_UNANSWERED_AT_CAPTURE_END;
+            case CREDIT_OVERRUN -> Ulp.SMB_DIRECT.equals(protocol) ? Expected.ULP_SEND_CREDIT_OVERRUN
+                    : Expected.ULP_CALL_CREDIT_OVERRUN;
+        };
+    }
+
     /** The specification text that makes it an error in {@code protocol} (an {@link Ulp} name). */
     String spec(String protocol) {
         String text = switch (protocol) {

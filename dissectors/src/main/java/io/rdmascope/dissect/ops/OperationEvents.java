@@ -11,6 +11,22 @@ public interface OperationEvents {
     void response(Response response);
 
     /**
+     * Send credits (MS-SMBD §3.1.5.1): the frame is one message of a protocol in which every message
+     * its sender sends spends one credit its peer granted, and which grants the peer {@link SendCredits#granted}
+     * more. Only protocols with such credits report it; the default ignores it.
+     */
+    default void sendCredits(SendCredits credits) {
+    }
+
+    /**
+     * Call credits (RFC 8166 §3.3.1): the responder's current grant, the most requests the requester may
+     * have outstanding on the queue from now on. Only protocols with such credits report it; the default
+     * ignores it.
+     */
+    default void requestCredits(RequestCredits credits) {
+    }
+
+    /**
      * The queue or session a command and its response travel on: the protocol (tshark's filter name),
      * what the protocol calls the queue ("qid 0"; may be empty), and the two queue pairs of the RC
      * connection (the CM requester's, which sends commands, and the responder's). Two events with equal
@@ -61,13 +77,51 @@ public interface OperationEvents {
      *                    equal to {@code opcode} when nothing qualifies it
      * @param size        bytes the command asks to move (0 when none)
      * @param buffers     the regions its data moves through, empty when none are named
+     * @param awaitsEvent whether its responder answers it only when some event happens (see
+     *                    {@link #awaitingEvent()}), so that no answer is no fault
      */
     record Command(Queue queue, long id, String idText, String opcode, String description, long size,
-                   List<Buffer> buffers) {
+                   List<Buffer> buffers, boolean awaitsEvent) {
+        /**
+         * A command answered when its work is done (every command but those that wait for an event).
+         */
+        public Command(Queue queue, long id, String idText, String opcode, String description, long size,
+                       List<Buffer> buffers) {
+            this(queue, id, idText, opcode, description, size, buffers, false);
+        }
+
         /** A command that nothing qualifies beyond its opcode. */
         public Command(Queue queue, long id, String idText, String opcode, long size, List<Buffer> buffers) {
-            this(queue, id, idText, opcode, opcode, size, buffers);
+            this(queue, id, idText, opcode, opcode, size, buffers, false);
         }
+
+        /**
+         * The same command, marked as one its responder answers only when an event happens (NVMe's
+         * Asynchronous Event Request, NVMe Base 2.0 §5.2; SMB2 CHANGE_NOTIFY, MS-SMB2 §3.3.5.19): its
+         * being outstanding at teardown or at the capture's end is normal, not a command left unanswered.
+         */
+        public Command awaitingEvent() {
+            return new Command(queue, id, idText, opcode, description, size, buffers, true);
+        }
+    }
+
+    /**
+     * One message under send credits (MS-SMBD §3.1.5.1).
+     *
+     * @param byRequester whether the queue's requester (the CM active side) sent it
+     * @param spends      whether sending it needs a credit (a Data Transfer message); false for one sent
+     *                    outside the credit scheme (a Negotiate Response, §3.1.5.3)
+     * @param granted     the credits it grants its receiver (CreditsGranted)
+     */
+    record SendCredits(Queue queue, boolean byRequester, boolean spends, int granted) {
+    }
+
+    /**
+     * A responder's credit grant (RFC 8166 §3.3.1, rdma_credit in a reply).
+     *
+     * @param credits the most requests the requester may have outstanding from now on
+     */
+    record RequestCredits(Queue queue, long credits) {
     }
 
     /**

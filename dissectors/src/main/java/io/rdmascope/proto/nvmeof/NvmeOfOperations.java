@@ -24,6 +24,11 @@ final class NvmeOfOperations {
     private static final int CQE_STATUS = 14;
     private static final int SCT_GENERIC = 0;
     /**
+     * Admin opcode of the Asynchronous Event Request (NVMe Base 2.0 §5.2): the controller completes it
+     * only when an event occurs, so it is normally outstanding for the queue's whole life.
+     */
+    private static final int ASYNC_EVENT_REQUEST = 0x0C;
+    /**
      * Generic Command Status values (NVMe Base 2.0, Figure 102). Wireshark 4.0 names only the status
      * code type, not the code; the operation view names the common generic codes (docs/cli.md).
      */
@@ -77,8 +82,10 @@ final class NvmeOfOperations {
             long address = d.u32le(at + SGL_ADDRESS) | d.u32le(at + SGL_ADDRESS + 4) << 32;
             buffers = List.of(new OperationEvents.Buffer(d.u32le(at + SGL_KEY), address, length));
         }
-        out.command(new OperationEvents.Command(queue, cid, String.format("0x%04x", cid),
-                NvmeOfInfo.commandOpcode(d, ctxLayer), NvmeOfInfo.commandName(d, ctxLayer), length, buffers));
+        OperationEvents.Command command = new OperationEvents.Command(queue, cid, String.format("0x%04x", cid),
+                NvmeOfInfo.commandOpcode(d, ctxLayer), NvmeOfInfo.commandName(d, ctxLayer), length, buffers);
+        boolean event = d.layerType(sqe) == NvmeOf.ADMIN_COMMAND && d.u8(at) == ASYNC_EVENT_REQUEST;
+        out.command(event ? command.awaitingEvent() : command);
     }
 
     /**

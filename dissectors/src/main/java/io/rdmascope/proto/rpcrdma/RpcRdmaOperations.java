@@ -51,6 +51,11 @@ final class RpcRdmaOperations {
         OperationEvents.Queue queue = new OperationEvents.Queue(RpcRdma.PROTOCOL.abbrev(), "", c.requesterQpn(),
                 c.responderQpn());
         if (!toServer) {
+            // RFC 8166 §3.3.1: every message from the responder carries its current grant.
+            out.requestCredits(new OperationEvents.RequestCredits(queue, d.u32(at + 8)));
+            if (d.find(RpcRdma.RPC_CALL) >= 0) {
+                return; // a backchannel call (RFC 8167), not a reply to one of the client's calls
+            }
             if (proc == RpcRdma.RDMA_ERROR) {
                 int error = d.find(RpcRdma.ERROR);
                 long code = error < 0 ? -1 : d.u32(d.layerStart(error));
@@ -64,8 +69,8 @@ final class RpcRdmaOperations {
             }
             return;
         }
-        if (proc > RpcRdma.RDMA_MSGP) {
-            return; // RDMA_DONE and RDMA_ERROR are no calls
+        if (proc > RpcRdma.RDMA_MSGP || d.find(RpcRdma.RPC_REPLY) >= 0) {
+            return; // RDMA_DONE and RDMA_ERROR are no calls, nor is a backchannel reply (RFC 8167)
         }
         List<OperationEvents.Buffer> buffers = new ArrayList<>(2);
         long size = 0;

@@ -31,6 +31,14 @@ final class SmbDirectOperations {
     private static final long SEVERITY_ERROR = 0xC0000000L;
     private static final int READ = 0x08;
     private static final int WRITE = 0x09;
+    private static final int CANCEL = 0x0C;
+    /** §3.3.5.19: the server answers a CHANGE_NOTIFY only when something in the directory changes. */
+    private static final int CHANGE_NOTIFY = 0x0F;
+    /** §3.3.4.6, §3.3.4.7: the MessageId of an oplock or lease break notification, which answers no request. */
+    private static final long UNSOLICITED_MESSAGE_ID = -1L;
+    /** [MS-SMBD] §2.2.2: CreditsGranted at byte 10 of a Negotiate Response; §2.2.3: at byte 2 of a Data Transfer message. */
+    private static final int NEGOTIATE_RESPONSE_CREDITS_GRANTED = 10;
+    private static final int DATA_CREDITS_GRANTED = 2;
     /** Read and Write requests alike: Length at body byte 4. */
     private static final int BODY_LENGTH = 4;
     /** A Read request (§2.2.19): Channel at body byte 36, then RemainingBytes, ReadChannelInfoOffset/Length at 44/46. */
@@ -61,22 +69,42 @@ final class SmbDirectOperations {
     }
 
     static void extract(Dissection d, OperationEvents out) {
+        if (!d.rdma().isRdma()) {
+            int smb2 = d.find(SmbDirect.SMB2_HEADER);
+            if (smb2 >= 0) {
+                extractIwarp(d, smb2, out);
+            }
+            return;
+        }
+        int message = d.find(SmbDirect.DATA_MESSAGE); // an SMB2 header rides only in one
+        int negotiated = message >= 0 ? -1 : d.find(SmbDirect.NEGOTIATE_RESPONSE);
+        if (message < 0 && negotiated < 0) {
+            return;
+        }
+        SmbDirectConnections connections = StreamState.peek(d, SmbDirectConnections.class);
+        int destQpn = d.u24(d.rdma().bthStart + 5);
+        SmbDirectConnections.Connection c = connections == null ? null : connections.to(destQpn);
+        if (c == null) {
+            return;
+        }
+        OperationEvents.Queue queue = new OperationEvents.Queue(SmbDirect.PROTOCOL.abbrev(), "", c.requesterQpn(),
+                c.responderQpn());
+        boolean byClient = destQpn == c.responderQpn();
+        if (negotiated >= 0) {
+            // §3.1.5.3: the Negotiate Response grants the client its first send credits, spending none.
+            out.sendCredits(new OperationEvents.SendCredits(queue, byClient, false,
+                    d.u16le(d.layerStart(negotiated) + NEGOTIATE_RESPONSE_CREDITS_GRANTED)));
+            return;
+        }
+        // §3.1.5.1: every Data Transfer message, fragment or credits-only, spends one of its sender's
+        // send credits and grants the receiver CreditsGranted more.
+        out.sendCredits(new OperationEvents.SendCredits(queue, byClient, true,
+                d.u16le(d.layerStart(message) + DATA_CREDITS_GRANTED)));
         int smb2 = d.find(SmbDirect.SMB2_HEADER);
         if (smb2 < 0) {
             return;
         }
-        if (!d.rdma().isRdma()) {
-            extractIwarp(d, smb2, out);
-            return;
-        }
-        SmbDirectConnections connections = StreamState.peek(d, SmbDirectConnections.class);
-        SmbDirectConnections.Connection c = connections == null ? null
-                : connections.to(d.u24(d.rdma().bthStart + 5));
-        if (c == null) {
-            return;
-        }
-        message(d, d.layerStart(smb2), new OperationEvents.Queue(SmbDirect.PROTOCOL.abbrev(), "", c.requesterQpn(),
-                c.responderQpn()), out);
+        message(d, d.layerStart(smb2), queue, out);
     }
 
     /** Every SMB2 message of an iWARP frame, from layer {@code first} on, on its TCP connection's queue. */
@@ -99,8 +127,8 @@ final class SmbDirectOperations {
         long messageId = d.u32le(at + 24) | d.u32le(at + 28) << 32;
         if ((d.u32le(at + 16) & SmbDirect.SMB2_FLAG_RESPONSE) != 0) {
             long status = d.u32le(at + 8);
-            if (status == STATUS_PENDING) {
-                return;
+            if (status == STATUS_PENDING || messageId == UNSOLICITED_MESSAGE_ID) {
+                return; // an interim response, or an oplock or lease break the server sends unasked
             }
             boolean failed = (status & SEVERITY_ERROR) == SEVERITY_ERROR && status != STATUS_MORE_PROCESSING_REQUIRED;
             String name = STATUS_NAMES.nameOf(status);
@@ -109,6 +137,9 @@ final class SmbDirectOperations {
             return;
         }
         int command = d.u16le(at + 12);
+        if (command == CANCEL) {
+            return; // §3.2.4.24: a CANCEL repeats the id of the request it cancels and gets no response
+        }
         String name = SmbDirect.SMB2_COMMAND_NAMES.nameOf(command);
         long size = 0;
         List<OperationEvents.Buffer> buffers = List.of();
@@ -120,8 +151,9 @@ final class SmbDirectOperations {
             buffers = channelBuffers(d, at, channel, limit);
             size = command == WRITE && !buffers.isEmpty() ? d.u32le(channel + REMAINING_BYTES) : d.u32le(body + BODY_LENGTH);
         }
-        out.command(new OperationEvents.Command(queue, messageId, Long.toUnsignedString(messageId),
-                name != null ? name : String.format("0x%04x", command), size, buffers));
+        OperationEvents.Command request = new OperationEvents.Command(queue, messageId,
+                Long.toUnsignedString(messageId), name != null ? name : String.format("0x%04x", command), size, buffers);
+        out.command(command == CHANGE_NOTIFY ? request.awaitingEvent() : request);
     }
 
     /**

@@ -25,6 +25,13 @@ class RpcRdmaOperationsTest {
                         RpcRdmaScenario.dissect(RpcRdmaScenario.frames(RpcRdma.PORT))));
     }
 
+    /** RFC 8166 §3.3.1: every message from the server carries its credit grant; calls grant nothing. */
+    @Test
+    void repliesReportTheServersGrant() {
+        assertEquals(List.of("frame 4 grant 128", "frame 6 grant 128"),
+                RecordedOperations.credits(new RpcRdmaModule(), RpcRdmaScenario.dissect(RpcRdmaScenario.frames(RpcRdma.PORT))));
+    }
+
     @Test
     void nothingWithoutTheCmExchangeForItsPort() {
         assertEquals(List.of(), RecordedOperations.of(new RpcRdmaModule(),

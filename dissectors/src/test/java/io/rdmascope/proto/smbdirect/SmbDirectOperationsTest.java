@@ -26,6 +26,20 @@ class SmbDirectOperationsTest {
                         ProtocolFixtures.dissectAll(SmbDirectCapture.write(dir, SmbDirect.PORT))));
     }
 
+    /**
+     * MS-SMBD §3.1.5.1: every Data Transfer message (credits-only and fragments included) spends one send
+     * credit of its sender and grants its CreditsGranted; the Negotiate Response grants without spending.
+     */
+    @Test
+    void everyMessageReportsItsSendCredits(@TempDir Path dir) throws Exception {
+        assertEquals(List.of("frame 5 send responder free granted 10", "frame 6 send requester spends granted 1",
+                        "frame 7 send responder spends granted 10", "frame 8 send requester spends granted 5",
+                        "frame 9 send requester spends granted 0", "frame 10 send requester spends granted 0",
+                        "frame 11 send requester spends granted 0"),
+                RecordedOperations.credits(new SmbDirectModule(),
+                        ProtocolFixtures.dissectAll(SmbDirectCapture.write(dir, SmbDirect.PORT))));
+    }
+
     @Test
     void nothingWithoutTheCmExchangeForItsPort(@TempDir Path dir) throws Exception {
         assertEquals(List.of(), RecordedOperations.of(new SmbDirectModule(),

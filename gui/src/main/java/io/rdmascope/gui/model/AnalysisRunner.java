@@ -3,6 +3,7 @@ package io.rdmascope.gui.model;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.ops.Operation;
+import io.rdmascope.ops.OperationRules;
 import io.rdmascope.ops.OperationTracker;
 import io.rdmascope.replay.Flow;
 import io.rdmascope.replay.FrameAnalysis;
@@ -64,7 +65,8 @@ public final class AnalysisRunner {
         ReplayResult result = new ReplayResult();
         // Storage operations (issue 19), tracked beside the replay on this thread, before each frame goes to it.
         List<Operation> operations = new ArrayList<>();
-        OperationTracker tracker = OperationTracker.standard(operations::add);
+        OperationRules operationRules = new OperationRules();
+        OperationTracker tracker = operationRules.tracker(operations::add);
         int next = 1;
         long lastReport = System.nanoTime();
         // Dissection here, replay on a thread of its own (issue 18): the same pipeline as the command line.
@@ -99,8 +101,10 @@ public final class AnalysisRunner {
                 }
             }
         }
-        result.finish();
         tracker.finish();
+        result.finish();
+        // the storage protocols' rules (issue 19) judge beside the replay; their findings join the rest
+        result.addObservations(operationRules.observations(result));
         int frames = index.count();
         List<Flow> flows = List.copyOf(result.flows());
         List<Message> messages = List.copyOf(result.messages());

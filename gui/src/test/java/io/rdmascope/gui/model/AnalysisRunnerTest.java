@@ -37,6 +37,18 @@ class AnalysisRunnerTest {
         assertEquals(a.flows().get(0).conversation(), a.conversationOf(1));
     }
 
+    /** Issue 19, item 7: the storage rules' findings reach the GUI's findings as the command line has them. */
+    @Test
+    void theStorageRulesFindingsAreAmongTheFindings() throws IOException {
+        CaptureAnalysis a = AnalysisRunner.run(loaded(Samples.scenario("ulp_nvmeof")), DissectorChain.standard(), RulesConfig.defaults(),
+                () -> false, n -> {
+                });
+        assertNotNull(a);
+        assertEquals(java.util.List.of("ULP-ID-001 60 2", "ULP-DATA-001 72 2", "ULP-RSP-001 78 2", "ULP-UNANS-001 82 2",
+                "ULP-CAP-001 84 1"), a.findings().stream().map(f -> f.rule() + " " + f.frames().get(0) + " "
+                + f.conversation()).toList());
+    }
+
     @Test
     void theReplayFollowsAnIndexThatIsStillFilling() throws Exception {
         FrameIndex whole = loaded(Samples.scenario("rc_loss_nak"));
