@@ -145,11 +145,11 @@ public final class OperationRules implements OperationListener {
         String what = command.description() + " of frame " + o.commandFrame();
         if (Operation.TEARDOWN.equals(o.reason())) {
             note(UlpEvent.UNANSWERED_AT_TEARDOWN, o.teardownFrame(), o.commandFrame(), command.queue(), command.idText(),
-                    what + " had no response when the DisconnectRequest in this frame, " + millis(o.teardownAfterNs())
+                    what + " had no response when the " + teardownName(o) + " in this frame, " + millis(o.teardownAfterNs())
                             + " after it, tore its connection down");
         } else if (Operation.AFTER_TEARDOWN.equals(o.reason())) {
             note(UlpEvent.COMMAND_AFTER_TEARDOWN, o.commandFrame(), o.commandFrame(), command.queue(), command.idText(),
-                    what + " was sent " + millis(-o.teardownAfterNs()) + " after the DisconnectRequest in frame "
+                    what + " was sent " + millis(-o.teardownAfterNs()) + " after the " + teardownName(o) + " in frame "
                             + o.teardownFrame() + " and never answered");
         } else {
             note(UlpEvent.UNANSWERED_AT_CAPTURE_END, o.commandFrame(), o.commandFrame(), command.queue(),
@@ -174,6 +174,15 @@ public final class OperationRules implements OperationListener {
         }
         out.sort(java.util.Comparator.comparingLong(Observation::frame));
         return out;
+    }
+
+    /** What tore a command's connection down: a CM DisconnectRequest, or on iWARP its TCP FIN/RST or RDMAP Terminate. */
+    private static String teardownName(Operation o) {
+        String by = o.teardownBy();
+        if (by == null || Operation.BY_DREQ.equals(by)) {
+            return "DisconnectRequest";
+        }
+        return Operation.BY_FIN.equals(by) || Operation.BY_RST.equals(by) ? "TCP " + by : "RDMAP " + by;
     }
 
     private static String conversation(ReplayResult replay, Noticed n) {

@@ -1,5 +1,6 @@
 package io.rdmascope.replay;
 
+import io.rdmascope.proto.smbdirect.SmbDirectIwarpCapture;
 import io.rdmascope.rules.Finding;
 import io.rdmascope.rules.Rules;
 import io.rdmascope.rules.RulesConfig;
@@ -92,5 +93,19 @@ class UlpPlantedErrorsTest {
         List<String> rules = Rules.evaluate(replay.observations(), RulesConfig.defaults()).stream()
                 .filter(f -> f.rule().startsWith("ULP-")).map(f -> f.rule() + " " + f.severity()).toList();
         assertEquals(List.of("ULP-UNANS-001 warning", "ULP-UNANS-002 error"), rules);
+    }
+
+    /**
+     * Over iWARP the connection is torn down by TCP, not CM: the ECHO the session leaves outstanding at the
+     * client's FIN (frame 22) is unanswered at teardown, and the finding names the FIN and the TCP connection.
+     */
+    @Test
+    void anIwarpCommandOutstandingAtTheFinIsUnansweredAtTeardown() {
+        ReplayResult replay = Replays.of(SmbDirectIwarpCapture.operations().frames());
+        List<String> noticed = replay.observations().stream().filter(o -> o instanceof Observation.Ulp)
+                .map(o -> o.frame() + " " + o.kind() + " " + o.detail()).toList();
+        assertEquals(List.of("22 ulp_unanswered_at_teardown smb_direct TCP 10.0.1.1:50123/10.0.1.2:5445 id 4: "
+                + "KeepAlive of frame 20 had no response when the TCP FIN in this frame, 2000.000 ms after it, tore its"
+                + " connection down"), noticed);
     }
 }
