@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.function.LongFunction;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -163,9 +164,18 @@ public final class OperationRules implements OperationListener {
      * the replay's {@code finish}.
      */
     public List<Observation> observations(ReplayResult replay) {
+        return observations(replay.flows(), replay::conversationOf);
+    }
+
+    /**
+     * What was noticed, as observations in the conversations of {@code flows} (by the connection's QPs),
+     * else in {@code conversationOfFrame}'s conversation of a frame of it (null: none), in frame order:
+     * for a replay that keeps no {@link ReplayResult}, as the Spark job's per-group engines.
+     */
+    public List<Observation> observations(List<Flow> flows, LongFunction<String> conversationOfFrame) {
         List<Observation> out = new ArrayList<>(noticed.size());
         for (Noticed n : noticed) {
-            out.add(new Observation.Ulp(n.frame(), conversation(replay, n), n.event(), n.queue().protocol(),
+            out.add(new Observation.Ulp(n.frame(), conversation(flows, conversationOfFrame, n), n.event(), n.queue().protocol(),
                     OperationTracker.queueText(n.queue()), n.id(), n.what()));
         }
         if (dropped > 0) {
@@ -185,9 +195,9 @@ public final class OperationRules implements OperationListener {
         return Operation.BY_FIN.equals(by) || Operation.BY_RST.equals(by) ? "TCP " + by : "RDMAP " + by;
     }
 
-    private static String conversation(ReplayResult replay, Noticed n) {
+    private static String conversation(List<Flow> flows, LongFunction<String> conversationOfFrame, Noticed n) {
         String found = null;
-        for (Flow f : replay.flows()) {
+        for (Flow f : flows) {
             if (joins(f, n.queue().requesterQpn(), n.queue().responderQpn())) {
                 if (found != null) {
                     found = null; // the same QP pair between other hosts: let the frame decide
@@ -196,7 +206,7 @@ public final class OperationRules implements OperationListener {
                 found = f.conversation();
             }
         }
-        return found != null ? found : replay.conversationOf(n.queueFrame());
+        return found != null ? found : conversationOfFrame.apply(n.queueFrame());
     }
 
     private static boolean joins(Flow f, int requesterQp, int responderQp) {

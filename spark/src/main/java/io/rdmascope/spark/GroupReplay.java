@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
+import io.rdmascope.ops.OperationRules;
+import io.rdmascope.ops.OperationTracker;
 import io.rdmascope.replay.Flow;
 import io.rdmascope.replay.IcrcCheck;
 import io.rdmascope.replay.Message;
@@ -74,6 +76,9 @@ final class GroupReplay implements FlatMapGroupsFunction<String, FrameRow, Repla
         private final ReplayEngine engine = new ReplayEngine(this, ReplayLimits.defaults(), IcrcCheck.AUTO);
         private final DissectorChain chain = DissectorChain.standard();
         private final Dissection dissection = new Dissection();
+        // The storage protocols' rules (issue 19), as check runs them: operations tracked beside the replay.
+        private final OperationRules storageRules = new OperationRules();
+        private final OperationTracker operations = storageRules.tracker(o -> { });
         private final ArrayDeque<ReplayRow> ready = new ArrayDeque<>();
         private final List<Observation> observations = new ArrayList<>();
         private final Set<ObservationKind> crossPair = EnumSet.noneOf(ObservationKind.class);
@@ -111,6 +116,7 @@ final class GroupReplay implements FlatMapGroupsFunction<String, FrameRow, Repla
             Frame frame = new Frame(row.getFrame(), row.getTimeNanos(), bytes.length, row.getWireLength(),
                     row.getLinkType(), row.getInterfaceId(), ByteBuffer.wrap(bytes).asReadOnlyBuffer(), 0);
             chain.dissect(frame, dissection);
+            operations.accept(dissection);
             engine.accept(dissection);
         }
 
@@ -130,25 +136,33 @@ final class GroupReplay implements FlatMapGroupsFunction<String, FrameRow, Repla
         private void finish() {
             finished = true;
             engine.finish(captureEnds.getOrDefault(vantage, Long.MIN_VALUE));
+            operations.finish();
+            Map<String, String> provisionalOfFinal = new HashMap<>();
+            Map<String, Long> firstFrames = engine.conversationFirstFrames();
+            for (String id : firstFrames.keySet()) {
+                provisionalOfFinal.put(engine.finalConversationId(id), id);
+            }
+            // Flows carry the engine's final ids; every other row the provisional ones the listener saw.
+            List<Flow> flows = new ArrayList<>();
+            for (Flow f : engine.flows()) {
+                flows.add(f.withConversation(provisionalOfFinal.getOrDefault(f.conversation(), f.conversation())));
+            }
+            // No frame placements are kept here (check's replay keeps none either): a queue is found by its QPs.
+            observations.addAll(storageRules.observations(flows, frame -> null));
             // As ReplayResult orders them before the rules see them: by frame, the frameless last, stable.
             observations.sort(Comparator.comparingLong(o -> o.frame() == 0 ? Long.MAX_VALUE : o.frame()));
             for (Finding f : Rules.evaluate(observations, RulesConfig.defaults())) {
                 // The record's members are check --report json's (the test holds them equal), frames still vantage-wide.
                 ready.add(row(ReplayRow.FINDING, json.valueToTree(f)));
             }
-            Map<String, String> provisionalOfFinal = new HashMap<>();
-            Map<String, Long> firstFrames = engine.conversationFirstFrames();
             for (Map.Entry<String, Long> e : firstFrames.entrySet()) {
-                provisionalOfFinal.put(engine.finalConversationId(e.getKey()), e.getKey());
                 ObjectNode c = json.createObjectNode();
                 c.put("id", e.getKey());
                 c.put("firstFrame", e.getValue());
                 ready.add(row(ReplayRow.CONVERSATION, c));
             }
-            // Flows carry the engine's final ids; every other row the provisional ones the listener saw.
-            for (Flow f : engine.flows()) {
-                String id = provisionalOfFinal.getOrDefault(f.conversation(), f.conversation());
-                ready.add(row(ReplayRow.FLOW, json.valueToTree(f.withConversation(id))));
+            for (Flow f : flows) {
+                ready.add(row(ReplayRow.FLOW, json.valueToTree(f)));
             }
             if (!crossPair.isEmpty()) {
                 ObjectNode c = json.createObjectNode();

@@ -46,10 +46,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class FleetJobTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Committed cases: CM, iWARP, native IB (ERF), UD/UC/XRC, and the capture artifacts that cross host pairs. */
+    /** Committed cases: CM, iWARP, native IB (ERF), UD/UC/XRC, the capture artifacts that cross host pairs, storage rules. */
     private static final List<String> CASES = List.of("rc_loss_nak", "cm_lifecycle", "iwarp_rdma_ops",
             "iwarp_tcp_recovery", "native_ib_erf", "uc_ud_xrc", "violation_bad_icrc", "capture_icrc_not_verifiable",
-            "capture_frames_cut_silently", "violation_headers_cut", "rc_incomplete", "psn_wrap");
+            "capture_frames_cut_silently", "violation_headers_cut", "rc_incomplete", "psn_wrap", "ulp_nvmeof",
+            "ulp_rpcrdma");
 
     private static SparkSession spark;
     private static Path work;
