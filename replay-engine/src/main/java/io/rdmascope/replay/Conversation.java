@@ -16,6 +16,8 @@ final class Conversation {
     private final Endpoint[] endpoints = new Endpoint[2];
     private final Channel[] channels = new Channel[2];
     private final ReplayListener listener;
+    /** The listener takes each message as a {@link Message} ({@link ReplayListener#keepsMessages}), else only counts them. */
+    private final boolean listenerKeepsMessages;
     private final ReplayLimits limits;
     final ConversationStats stats = new ConversationStats();
 
@@ -82,6 +84,7 @@ final class Conversation {
         this.endpoints[0] = new Endpoint(side0);
         this.endpoints[1] = new Endpoint(side1);
         this.listener = listener;
+        this.listenerKeepsMessages = listener.keepsMessages();
         this.limits = limits;
     }
 
@@ -164,6 +167,10 @@ final class Conversation {
             ackUndone(m); // final now, and not as that ACK's completion
         } else if (m.ackCountedFrame >= 0) {
             ackFinal(m);
+        }
+        if (!listenerKeepsMessages) {
+            listener.messageCounted();
+            return;
         }
         Endpoint from = endpoints[side];
         Endpoint to = endpoints[1 - side];

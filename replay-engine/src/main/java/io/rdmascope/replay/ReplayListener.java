@@ -8,6 +8,20 @@ package io.rdmascope.replay;
 public interface ReplayListener {
     void message(Message message);
 
+    /**
+     * Whether this listener is handed each message as a {@link Message}; asked once per conversation, when
+     * the engine makes it. A listener that only counts messages says false and is called at
+     * {@link #messageCounted()} instead: the engine then builds no {@code Message}, with its frame lists
+     * and boxed fields, for a listener that would drop it (one message every few frames).
+     */
+    default boolean keepsMessages() {
+        return true;
+    }
+
+    /** A message finished, told in place of {@link #message} to a listener that does not keep messages. */
+    default void messageCounted() {
+    }
+
     void observation(Observation observation);
 
     /**

@@ -36,8 +36,8 @@ public final class ReplayResult implements ReplayListener {
     }
 
     private ReplayResult(ReplayLimits limits, boolean keepMessages, IcrcCheck icrc) {
+        this.keepMessages = keepMessages; // before the engine, which may ask keepsMessages()
         this.engine = new ReplayEngine(this, limits, icrc);
-        this.keepMessages = keepMessages;
     }
 
     /**
@@ -99,6 +99,17 @@ public final class ReplayResult implements ReplayListener {
         if (keepMessages) {
             messages.add(message);
         }
+    }
+
+    /** Without messages kept, none is built for this result: it only counts them. */
+    @Override
+    public boolean keepsMessages() {
+        return keepMessages;
+    }
+
+    @Override
+    public void messageCounted() {
+        messageCount++;
     }
 
     /** Messages replayed, kept or not. */

@@ -137,7 +137,7 @@ class ThreadedReplayIdentityTest {
     }
 
     /** A value as text, arrays and records inside it by content (a record's own toString prints arrays by identity). */
-    private static String deep(Object v) {
+    static String deep(Object v) {
         if (v == null) {
             return "null";
         }

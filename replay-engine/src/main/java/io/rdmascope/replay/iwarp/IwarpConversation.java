@@ -631,6 +631,10 @@ final class IwarpConversation {
                 goodput.add(m.firstTimeNanos + m.latencyNanos, m.bytes);
             }
         }
+        if (!listener.keepsMessages()) {
+            listener.messageCounted();
+            return;
+        }
         listener.message(new Message(id, addresses[side].text(), addresses[1 - side].text(), 0, 0, m.kind,
                 Transport.IWARP, (int) m.msn, (int) m.msn, m.bytes, Collections.unmodifiableList(m.frames),
                 m.responseFrames.isEmpty() ? List.of() : Collections.unmodifiableList(m.responseFrames),
