@@ -339,7 +339,11 @@ final class Conversation {
 
     Flow flow() {
         Map<MessageKind, Flow.Latency> byKind = new EnumMap<>(MessageKind.class);
-        stats.latencyByKind.forEach((k, h) -> byKind.put(k, Flow.Latency.of(h)));
+        for (MessageKind kind : MessageKind.values()) {
+            if (stats.latencyByKind[kind.ordinal()] != null) {
+                byKind.put(kind, Flow.Latency.of(stats.latencyByKind[kind.ordinal()]));
+            }
+        }
         long first = Math.max(0, stats.firstNanos);
         long duration = Math.max(0, stats.lastNanos - first);
         Flow.Side a = side(0);

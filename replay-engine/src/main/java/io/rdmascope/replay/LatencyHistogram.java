@@ -9,12 +9,24 @@ package io.rdmascope.replay;
 public final class LatencyHistogram {
     private static final int SUB_BUCKETS = 16;
     private static final int OCTAVES = 41;
-    private final long[] counts = new long[OCTAVES * SUB_BUCKETS];
+    /**
+     * The buckets, made only when the samples pass {@value #EXACT} and filled from them then: until that
+     * point the samples answer every percentile, and a conversation's histograms (one overall, one per
+     * kind) are updated at every completed message, interleaved with every other conversation's, so a
+     * 5 KB array written at a random line per sample was a cache miss per message for nothing.
+     */
+    private long[] counts;
     private long total;
     private long min = Long.MAX_VALUE;
     private long max;
     private static final int EXACT = 4_096;
     private long[] samples = new long[16];
+    /**
+     * {@code samples[0, total)} is in ascending order: sorted in place by the first percentile asked and
+     * kept until the next sample (a flow asks for three percentiles of each histogram; the order the
+     * samples came in answers nothing).
+     */
+    private boolean samplesSorted;
 
     public void add(long nanos) {
         long v = Math.max(0, nanos);
@@ -23,16 +35,24 @@ public final class LatencyHistogram {
                 samples = java.util.Arrays.copyOf(samples, samples.length * 2);
             }
             samples[(int) total] = v;
+            samplesSorted = false;
         } else {
-            samples = null; // past the exact range: the buckets answer from here on
+            if (samples != null) {
+                counts = new long[OCTAVES * SUB_BUCKETS]; // past the exact range: the buckets answer from here on
+                for (int i = 0; i < EXACT; i++) {
+                    counts[index(samples[i])]++;
+                }
+                samples = null;
+            }
+            counts[index(v)]++;
         }
-        counts[index(v)]++;
         total++;
         min = Math.min(min, v);
         max = Math.max(max, v);
     }
 
-    private static int index(long v) {
+    /** Bucket of value {@code v} (package-visible for the test that holds the buckets to their old layout). */
+    static int index(long v) {
         if (v < 16) {
             return (int) v; // 0..15 exactly
         }
@@ -68,9 +88,11 @@ public final class LatencyHistogram {
         }
         long rank = Math.max(1, (long) Math.ceil(q * total));
         if (samples != null) {
-            long[] sorted = java.util.Arrays.copyOf(samples, (int) total);
-            java.util.Arrays.sort(sorted);
-            return sorted[(int) rank - 1];
+            if (!samplesSorted) {
+                java.util.Arrays.sort(samples, 0, (int) total);
+                samplesSorted = true;
+            }
+            return samples[(int) rank - 1];
         }
         long seen = 0;
         for (int i = 0; i < counts.length; i++) {

@@ -41,4 +41,84 @@ class LatencyHistogramTest {
         }
         assertEquals(values[values.length - 1], h.max());
     }
+
+    /**
+     * The histogram as it was before its buckets were made lazily and its samples sorted in place: every
+     * sample in the buckets from the first, percentiles from a sorted copy. The oracle for the compact one.
+     */
+    private static final class EagerHistogram {
+        private final long[] counts = new long[41 * 16];
+        private final long[] samples = new long[4_096];
+        private long total;
+        private long min = Long.MAX_VALUE;
+        private long max;
+
+        void add(long nanos) {
+            long v = Math.max(0, nanos);
+            if (total < samples.length) {
+                samples[(int) total] = v;
+            }
+            counts[LatencyHistogram.index(v)]++;
+            total++;
+            min = Math.min(min, v);
+            max = Math.max(max, v);
+        }
+
+        long percentile(double q) {
+            if (total == 0) {
+                return 0;
+            }
+            if (q >= 1) {
+                return max;
+            }
+            long rank = Math.max(1, (long) Math.ceil(q * total));
+            if (total <= samples.length) {
+                long[] sorted = java.util.Arrays.copyOf(samples, (int) total);
+                java.util.Arrays.sort(sorted);
+                return sorted[(int) rank - 1];
+            }
+            long seen = 0;
+            for (int i = 0; i < counts.length; i++) {
+                seen += counts[i];
+                if (seen >= rank && counts[i] > 0) {
+                    long lower = i < 16 ? i : (long) (16 + i % 16) << (i / 16 + 3 - 4);
+                    return Math.min(max, Math.max(min, lower));
+                }
+            }
+            return max;
+        }
+    }
+
+    @Test
+    void answersAsWhenEverySampleWentIntoTheBucketsAtOnce() {
+        Random r = new Random(18);
+        double[] qs = {0, 0.001, 0.25, 0.5, 0.9, 0.99, 0.999, 1};
+        for (int round = 0; round < 40; round++) {
+            LatencyHistogram compact = new LatencyHistogram();
+            EagerHistogram eager = new EagerHistogram();
+            int n = r.nextInt(3) == 0 ? r.nextInt(40) : 3_000 + r.nextInt(3_000); // both sides of the exact range
+            int scale = 1 + r.nextInt(40);
+            for (int i = 0; i < n; i++) {
+                long v = switch (r.nextInt(10)) {
+                    case 0 -> -r.nextInt(1_000); // clock skew: counted as 0
+                    case 1 -> r.nextInt(16);
+                    case 2 -> Long.MAX_VALUE >>> r.nextInt(30); // past the last bucket
+                    default -> (long) (r.nextDouble() * (1L << scale));
+                };
+                compact.add(v);
+                eager.add(v);
+                if (r.nextInt(500) == 0) { // asked mid-way: the in-place sort must not lose a later sample
+                    for (double q : qs) {
+                        assertEquals(eager.percentile(q), compact.percentile(q), "round " + round + " at " + i);
+                    }
+                }
+            }
+            for (double q : qs) {
+                assertEquals(eager.percentile(q), compact.percentile(q), "round " + round + ", " + n + " samples, q " + q);
+            }
+            assertEquals(eager.total, compact.count());
+            assertEquals(eager.max, compact.max());
+            assertEquals(n == 0 ? 0 : eager.min, compact.min());
+        }
+    }
 }
