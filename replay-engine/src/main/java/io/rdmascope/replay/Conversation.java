@@ -350,7 +350,7 @@ final class Conversation {
         Flow.Side b = side(1);
         return new Flow(id, transport, a, b, setup, state == null ? "active" : state, pmtu > 0 ? pmtu : null, first,
                 stats.lastNanos, duration, Flow.goodput(a.messageBytes() + b.messageBytes(), duration),
-                List.copyOf(lifecycle), Flow.Latency.of(stats.latency), byKind, stats.goodput.snapshot(), capturePoint());
+                List.copyOf(lifecycle), Flow.Latency.of(stats.latency()), byKind, stats.goodput.snapshot(), capturePoint());
     }
 
     /**

@@ -28,13 +28,26 @@ final class ConversationStats {
     final long[] cnpGapSumNanos = new long[2];
     long firstNanos = -1;
     long lastNanos;
-    final LatencyHistogram latency = new LatencyHistogram();
     /**
      * Per message kind, by ordinal, made with the kind's first completion: an array read where an
      * {@code EnumMap} took a lookup and a lambda per completed message; in ordinal order, as the map was.
      */
     final LatencyHistogram[] latencyByKind = new LatencyHistogram[MessageKind.values().length];
     final TimeSeries goodput = new TimeSeries();
+
+    /**
+     * Every completed message's latency, whatever its kind: made from the per-kind histograms when asked
+     * ({@link LatencyHistogram#merged}), so that a completed message updates one histogram, not two.
+     */
+    LatencyHistogram latency() {
+        java.util.List<LatencyHistogram> parts = new java.util.ArrayList<>();
+        for (LatencyHistogram h : latencyByKind) {
+            if (h != null) {
+                parts.add(h);
+            }
+        }
+        return LatencyHistogram.merged(parts);
+    }
 
     void packet(int side, long timeNanos, long payload, boolean request) {
         packets[side]++;
@@ -61,7 +74,6 @@ final class ConversationStats {
         messageBytes[side] += m.bytes;
         if (m.hasCompletion) {
             goodput.add(m.firstTimeNanos + m.latencyNanos, m.bytes);
-            latency.add(m.latencyNanos);
             LatencyHistogram byKind = latencyByKind[m.kind.ordinal()];
             if (byKind == null) {
                 byKind = new LatencyHistogram();

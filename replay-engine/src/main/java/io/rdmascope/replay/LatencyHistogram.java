@@ -51,6 +51,45 @@ public final class LatencyHistogram {
         max = Math.max(max, v);
     }
 
+    /**
+     * The histogram that every sample of {@code parts} would have made fed to one: the same count, minimum,
+     * maximum and percentiles, since none of them depends on the order the samples came in (exact
+     * percentiles sort the samples; past the exact range a bucket's count is the parts' counts summed, each
+     * part's from its buckets or, still exact, from its samples). A conversation keeps one histogram per
+     * message kind and makes its overall one from them, so a completed message updates one histogram, not two.
+     */
+    static LatencyHistogram merged(java.util.List<LatencyHistogram> parts) {
+        LatencyHistogram all = new LatencyHistogram();
+        for (LatencyHistogram p : parts) {
+            all.total += p.total;
+            all.min = Math.min(all.min, p.min);
+            all.max = Math.max(all.max, p.max);
+        }
+        if (all.total <= EXACT) {
+            all.samples = new long[Math.max(16, (int) all.total)];
+            int at = 0;
+            for (LatencyHistogram p : parts) {
+                System.arraycopy(p.samples, 0, all.samples, at, (int) p.total);
+                at += (int) p.total;
+            }
+            return all;
+        }
+        all.samples = null;
+        all.counts = new long[OCTAVES * SUB_BUCKETS];
+        for (LatencyHistogram p : parts) {
+            if (p.counts != null) {
+                for (int i = 0; i < p.counts.length; i++) {
+                    all.counts[i] += p.counts[i];
+                }
+            } else {
+                for (int i = 0; i < p.total; i++) {
+                    all.counts[index(p.samples[i])]++;
+                }
+            }
+        }
+        return all;
+    }
+
     /** Bucket of value {@code v} (package-visible for the test that holds the buckets to their old layout). */
     static int index(long v) {
         if (v < 16) {

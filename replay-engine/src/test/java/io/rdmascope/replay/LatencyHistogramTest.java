@@ -121,4 +121,38 @@ class LatencyHistogramTest {
             assertEquals(n == 0 ? 0 : eager.min, compact.min());
         }
     }
+
+    @Test
+    void aHistogramMergedFromPartsAnswersAsOneFedEverySample() {
+        Random r = new Random(1818);
+        double[] qs = {0, 0.01, 0.5, 0.9, 0.99, 0.999, 1};
+        for (int round = 0; round < 60; round++) {
+            int partCount = r.nextInt(5); // none at all: a conversation without completed messages
+            java.util.List<LatencyHistogram> parts = new java.util.ArrayList<>();
+            for (int i = 0; i < partCount; i++) {
+                parts.add(new LatencyHistogram());
+            }
+            EagerHistogram whole = new EagerHistogram();
+            // Totals below, at and above the exact range, and single parts past it on their own.
+            int n = partCount == 0 ? 0 : switch (r.nextInt(4)) {
+                case 0 -> r.nextInt(100);
+                case 1 -> 4_096;
+                case 2 -> 4_097 + r.nextInt(50);
+                default -> 2_000 + r.nextInt(9_000);
+            };
+            for (int i = 0; i < n; i++) {
+                long v = r.nextInt(8) == 0 ? -5 : (long) (r.nextDouble() * (1L << (1 + r.nextInt(36))));
+                // Unevenly spread, as message kinds are: the first part takes most.
+                parts.get(r.nextInt(3) == 0 ? r.nextInt(partCount) : 0).add(v);
+                whole.add(v);
+            }
+            LatencyHistogram merged = LatencyHistogram.merged(parts);
+            for (double q : qs) {
+                assertEquals(whole.percentile(q), merged.percentile(q), "round " + round + ", " + n + " samples, q " + q);
+            }
+            assertEquals(whole.total, merged.count());
+            assertEquals(whole.max, merged.max());
+            assertEquals(n == 0 ? 0 : whole.min, merged.min());
+        }
+    }
 }
