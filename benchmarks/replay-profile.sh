@@ -12,6 +12,8 @@
 #       defaults: benchmarks/target/benchmarks.jar, /tmp/replay-profile.jfr
 #
 # RDMASCOPE_PROFILE_INLINE=1 records without the out-of-line list (for self shares as usual).
+# RDMASCOPE_PROFILE_BENCH names the benchmark (default ReplayBenchmark.readDissectAndReplay, which every
+# build since the third pass has; ReplayBenchmark.readDissectAndCount is summary's replay, no Message built).
 
 set -euo pipefail
 
@@ -42,5 +44,6 @@ if [[ ${RDMASCOPE_PROFILE_INLINE:-0} != 1 ]]; then
     done
 fi
 
-java -jar "$jar" ReplayBenchmark -wi 2 -i 4 -w 3 -r 3 -f 1 -jvmArgsAppend "${opts[*]}" | grep 'readDissectAndReplay '
+bench=${RDMASCOPE_PROFILE_BENCH:-ReplayBenchmark.readDissectAndReplay}
+java -jar "$jar" "$bench\$" -wi 2 -i 4 -w 3 -r 3 -f 1 -jvmArgsAppend "${opts[*]}" | grep "${bench##*.} "
 "$here/jfr-summary.sh" "$out" 40

@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Read + dissect + replay per frame over the generated mixed_large capture (seed 1, 64 QPs,
  * 200,000 frames), every message streamed to a counting listener: what {@code messages} pays per
- * frame before printing. Subtract {@code ReadDissectBenchmark.readAndDissect} for the replay alone.
+ * frame before printing ({@code readDissectAndReplay}), and what {@code summary} and {@code check} pay
+ * with no message built ({@code readDissectAndCount}). Subtract {@code ReadDissectBenchmark.readAndDissect} for the replay alone.
  * Run: {@code java -jar benchmarks/target/benchmarks.jar Replay}. Scores are per frame.
  */
 @State(Scope.Benchmark)
@@ -47,12 +48,28 @@ public class ReplayBenchmark {
 
     /** Counts what the engine reports, so none of its work can be optimised away. */
     private static final class Counter implements ReplayListener {
+        /** Handed each message as a {@link Message} ({@code messages}), or only told of it (summary, check). */
+        private final boolean keeps;
         long messages;
         long observations;
+
+        Counter(boolean keeps) {
+            this.keeps = keeps;
+        }
+
+        @Override
+        public boolean keepsMessages() {
+            return keeps;
+        }
 
         @Override
         public void message(Message message) {
             messages += message.bytes();
+        }
+
+        @Override
+        public void messageCounted() {
+            messages++;
         }
 
         @Override
@@ -76,7 +93,20 @@ public class ReplayBenchmark {
     @Benchmark
     @OperationsPerInvocation(FRAMES)
     public long readDissectAndReplay() throws IOException {
-        Counter counter = new Counter();
+        return replay(new Counter(true));
+    }
+
+    /**
+     * The same replay into a listener that only counts messages, as {@code summary}, {@code check} and
+     * {@code flows} replay ({@code ReplayResult.withoutMessages()}): no {@code Message} is built.
+     */
+    @Benchmark
+    @OperationsPerInvocation(FRAMES)
+    public long readDissectAndCount() throws IOException {
+        return replay(new Counter(false));
+    }
+
+    private long replay(Counter counter) throws IOException {
         ReplayEngine engine = new ReplayEngine(counter);
         try (PacketSource source = CaptureFiles.open(capture)) {
             Frame f;
