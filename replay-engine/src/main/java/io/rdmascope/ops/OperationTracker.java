@@ -154,6 +154,7 @@ public final class OperationTracker implements OperationEvents {
         this.listener = Objects.requireNonNull(listener);
         this.maxOutstanding = maxOutstanding;
         this.iwarp = new IwarpTransport(maxOutstanding);
+        listener.fedBy(this); // last: the listener may keep this tracker to name queues as it does
     }
 
     /** A tracker over every protocol of {@link Protocols#ALL} that reports operations. */
@@ -543,12 +544,11 @@ public final class OperationTracker implements OperationEvents {
         boolean answered = responseFrame >= 0;
         Command c = p.command;
         Queue queue = p.queue.queue; // with the requester's QP a learnt queue found after the command
-        String queueText = queue.transport() != null ? (queue.name().isEmpty() ? "" : queue.name() + " ")
-                + iwarp.text(p.queue) : queueText(queue);
         boolean data = p.dataFrames != null;
         long dataEnd = data ? p.lastDataNanos : p.timeNanos;
-        Operation operation = new Operation(queue.protocol(), queueText, queue.requesterQpn(), queue.responderQpn(),
-                c.opcode(), c.description(), c.id(), c.idText(), c.size(), status, reason, statusCode, p.frame,
+        Operation operation = new Operation(queue.protocol(), queueText(queue), queue.requesterQpn(),
+                queue.responderQpn(), c.opcode(), c.description(), c.id(), c.idText(), c.size(), status, reason,
+                statusCode, p.frame,
                 answered ? responseFrame : null, data ? p.dataFrames : List.of(),
                 p.queue.teardownFrame == 0 ? null : p.queue.teardownFrame,
                 p.queue.teardownFrame == 0 ? null : p.queue.teardownNanos - p.timeNanos,
@@ -562,12 +562,18 @@ public final class OperationTracker implements OperationEvents {
     }
 
     /**
-     * A queue as {@code ops} shows it: the protocol's name for it and the two QPs, requester's first; on
-     * iWARP the TCP connection, its MPA initiator first (who sends the commands of every ULP here).
+     * A queue as {@code ops} and the storage rules' findings name it (one definition for both): the
+     * protocol's name for it, then the connection, the side that opened it first. On RoCE and InfiniBand
+     * the two QPs, the CM requester's first (the CM active side, which sends the commands); over iWARP the
+     * TCP connection, the MPA initiator's endpoint first: the side that sent the MPA Request (RFC 5044
+     * §7.1), or, for a connection followed mid-stream by {@code -d tcp.port==N,...}, the side talking to
+     * port N. That is the TCP client, the source of the connection's first packet, which is the side
+     * tshark's conversation table ({@code -z conv,tcp}) lists first as Address A, whichever side then
+     * sends the first command (docs/cli.md "ops").
      */
-    static String queueText(Queue queue) {
+    public String queueText(Queue queue) {
         return (queue.name().isEmpty() ? "" : queue.name() + " ") + (queue.transport() != null
-                ? IwarpTransport.text((IwarpConnection) queue.transport(), 0)
+                ? IwarpTransport.text((IwarpConnection) queue.transport())
                 : String.format("QP 0x%06x/0x%06x", queue.requesterQpn(), queue.responderQpn()));
     }
 
