@@ -368,8 +368,7 @@ public final class OperationTracker implements OperationEvents {
         if (q != null || queue.requesterQpn() == CmConnections.UNKNOWN_QPN) {
             return q;
         }
-        Queue unknown = new Queue(queue.protocol(), queue.name(), CmConnections.UNKNOWN_QPN, queue.responderQpn());
-        q = queues.remove(unknown);
+        q = queues.remove(requesterUnknown(queue));
         if (q != null) {
             byQpn.get(CmConnections.UNKNOWN_QPN).remove(q);
             q.queue = queue;
@@ -406,9 +405,33 @@ public final class OperationTracker implements OperationEvents {
         }
         if (judgedFrame != frame) {
             judgedFrame = frame;
-            judgedResent = recentPsns.computeIfAbsent(queue, k -> new ResentPsns()).seen(byRequester, psn);
+            judgedResent = recentPsns(queue).seen(byRequester, psn);
         }
         return judgedResent;
+    }
+
+    /**
+     * The PSN memory of {@code queue}. A queue learnt without CM changes its key when its requester's QP
+     * is learnt ({@link #learnt}); its memory goes with it, so a resend of a command sent before that
+     * moment is still known as one after it.
+     */
+    private ResentPsns recentPsns(Queue queue) {
+        ResentPsns memory = recentPsns.get(queue);
+        if (memory == null) {
+            if (queue.requesterQpn() != CmConnections.UNKNOWN_QPN) {
+                memory = recentPsns.remove(requesterUnknown(queue));
+            }
+            if (memory == null) {
+                memory = new ResentPsns();
+            }
+            recentPsns.put(queue, memory);
+        }
+        return memory;
+    }
+
+    /** {@code queue} as it was reported before its requester's QP was learnt. */
+    private static Queue requesterUnknown(Queue queue) {
+        return new Queue(queue.protocol(), queue.name(), CmConnections.UNKNOWN_QPN, queue.responderQpn());
     }
 
     /** Whether the capture holds the CM exchange that set up {@code queue}'s connection. */

@@ -42,7 +42,8 @@ class ClaimedFramesTest {
         }
     }
 
-    private static List<Frame> read(Path file) throws IOException {
+    /** Every frame of {@code file}, copied out of the reader's buffer. */
+    static List<Frame> read(Path file) throws IOException {
         List<Frame> frames = new ArrayList<>();
         try (PacketSource source = CaptureFiles.open(file)) {
             for (Frame f; (f = source.next()) != null; ) {
