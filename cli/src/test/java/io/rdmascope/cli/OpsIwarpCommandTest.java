@@ -12,8 +12,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,9 +27,6 @@ class OpsIwarpCommandTest {
     private static final String QUEUE = "TCP 10.0.1.1:50123/10.0.1.2:5445";
     /** tshark 4.0 gives TCP port 5445 to Apache ActiveMQ Artemis before its MPA heuristic runs (docs/tshark-parity.md). */
     private static final List<String> TSHARK_ON_5445 = List.of("--disable-protocol", "artemis");
-    /** A row of tshark's {@code -z smb2,srt}: index, command, calls, min, max, average and sum of the SRT in seconds. */
-    private static final Pattern SRT_ROW = Pattern.compile(
-            "^\\s*\\d+\\s+(\\S+)\\s+(\\d+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s*$");
 
     @TempDir
     static Path dir;
@@ -116,22 +111,8 @@ class OpsIwarpCommandTest {
         assertEquals(Map.of(13L, 8L, 17L, 14L, 19L, 18L), tsharkPairs);
         assertEquals(tsharkPairs, ourPairs);
 
-        Map<String, String> tsharkSrt = new TreeMap<>();
-        for (String line : Tshark.run(tsharkOptions("-r", file, "-q", "-z", "smb2,srt")).split("\n")) {
-            Matcher m = SRT_ROW.matcher(line);
-            if (m.matches()) {
-                tsharkSrt.put(m.group(1), String.join(" ", m.group(2), m.group(3), m.group(4), m.group(5), m.group(6)));
-            }
-        }
-        Map<String, String> ourSrt = new TreeMap<>();
-        for (JsonNode row : new ObjectMapper().readTree(Cli.run("summary", "--json", file).out())
-                .get("serviceResponseTimes")) {
-            if (row.get("calls").asLong() > 0) {
-                ourSrt.put(row.get("opcode").asText(), row.get("calls").asText() + " " + seconds(row.get("minNanos"))
-                        + " " + seconds(row.get("maxNanos")) + " " + seconds(row.get("avgNanos")) + " "
-                        + seconds(row.get("sumNanos")));
-            }
-        }
+        Map<String, String> tsharkSrt = Smb2ServiceResponseTimes.tshark(file, TSHARK_ON_5445);
+        Map<String, String> ourSrt = Smb2ServiceResponseTimes.ours(file);
         assertEquals(3, tsharkSrt.size(), tsharkSrt::toString);
         assertEquals(tsharkSrt, ourSrt);
     }
@@ -140,9 +121,5 @@ class OpsIwarpCommandTest {
         List<String> args = new java.util.ArrayList<>(TSHARK_ON_5445);
         args.addAll(List.of(more));
         return args;
-    }
-
-    private static String seconds(JsonNode nanos) {
-        return String.format("%.6f", nanos.asLong() / 1e9);
     }
 }

@@ -42,6 +42,8 @@ public final class Dissection {
     /** Frame bytes followed by reassembled bytes, once a frame needs them; reused from frame to frame. */
     private byte[] extended = new byte[0];
     private int reassembledLength;
+    /** Whether a protocol riding on RDMA claimed some of this frame's payload ({@link #carriesUpperLayer}). */
+    private boolean upperLayer;
 
     /**
      * Makes this dissection the next one after {@code previous} when frames are dissected into several
@@ -78,6 +80,7 @@ public final class Dissection {
         this.tcpNextSeq = 0;
         this.tcpRelative = false;
         this.reassembledLength = 0;
+        this.upperLayer = false;
         this.rdma.reset();
     }
 
@@ -166,6 +169,21 @@ public final class Dissection {
 
     public void setStreamState(Object state) {
         streamState = state;
+    }
+
+    /**
+     * Whether a protocol riding on RDMA (one the chain offers InfiniBand payloads or iWARP Send messages
+     * to: NVMe-oF, iSER, RPC-over-RDMA, SMB Direct) claimed some of this frame's payload. Their layers lie
+     * only in such frames, so whoever reads them (the operation tracker) can pass every other frame by
+     * with this one test.
+     */
+    public boolean carriesUpperLayer() {
+        return upperLayer;
+    }
+
+    /** Set by the chain when one of its payload heuristics claims bytes of this frame. */
+    void markUpperLayer() {
+        upperLayer = true;
     }
 
     /** Flags the frame malformed (a header was cut short or a length field lied), once. */

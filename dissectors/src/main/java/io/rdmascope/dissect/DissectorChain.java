@@ -288,6 +288,7 @@ public final class DissectorChain {
     public void rdmaPayload(Dissection d, int offset, int end) {
         for (Heuristic h : rdmaPayloads) {
             if (h.dissect(this, d, offset, end)) {
+                d.markUpperLayer();
                 return;
             }
         }
@@ -302,6 +303,7 @@ public final class DissectorChain {
     public boolean iwarpPayload(Dissection d, int offset, int end) {
         for (Heuristic h : iwarpPayloads) {
             if (h.dissect(this, d, offset, end)) {
+                d.markUpperLayer();
                 return true;
             }
         }

@@ -51,15 +51,13 @@ final class IwarpTransport {
 
     /** One TCP connection with queues: who sends commands, its queues, its Read Requests awaiting responses. */
     private static final class Link {
-        /** The direction (0: from the MPA initiator) of its first command: the requester's. */
+        /** The direction (0: from the MPA initiator) of its first command: the requester's, whose peer's ACKs deliver. */
         final int requesterDirection;
-        final String text;
         final List<OperationTracker.QueueState> queues = new ArrayList<>(1);
         final ArrayDeque<Read> reads = new ArrayDeque<>();
 
-        Link(int requesterDirection, String text) {
+        Link(int requesterDirection) {
             this.requesterDirection = requesterDirection;
-            this.text = text;
         }
     }
 
@@ -82,17 +80,10 @@ final class IwarpTransport {
         Link link = links.get(c);
         if (link == null) {
             IwarpFrame f = IwarpFrame.of(d);
-            int requester = f != null && f.connection() == c ? f.direction() : 0;
-            link = new Link(requester, text(c, requester));
+            link = new Link(f != null && f.connection() == c ? f.direction() : 0);
             links.put(c, link);
         }
         link.queues.add(q);
-    }
-
-    /** The Queue column's transport part: "TCP requester:port/responder:port". */
-    String text(OperationTracker.QueueState q) {
-        Link link = links.get((IwarpConnection) q.queue.transport());
-        return link == null ? "TCP" : link.text;
     }
 
     /** A command just seen in frame {@code d}: where its bytes end, for the ACK that delivers it. */
@@ -248,9 +239,9 @@ final class IwarpTransport {
         return opcode >= DdpRdmap.OP_SEND && opcode <= DdpRdmap.OP_SEND_SE_INVALIDATE;
     }
 
-    /** "TCP 10.0.1.1:50123/10.0.1.2:5445", the requester's endpoint first; IPv6 addresses in brackets. */
-    static String text(IwarpConnection c, int requester) {
-        return "TCP " + endpoint(c, requester) + "/" + endpoint(c, 1 - requester);
+    /** "TCP 10.0.1.1:50123/10.0.1.2:5445", the MPA initiator's endpoint first; IPv6 addresses in brackets. */
+    static String text(IwarpConnection c) {
+        return "TCP " + endpoint(c, 0) + "/" + endpoint(c, 1);
     }
 
     private static String endpoint(IwarpConnection c, int side) {

@@ -14,6 +14,13 @@ import io.rdmascope.dissect.ops.OperationEvents.SendCredits;
  */
 public interface OperationListener {
     /**
+     * The tracker that will tell this listener what it meets, once, as it is made: a listener that names
+     * queues asks it ({@link OperationTracker#queueText}), so that findings and {@code ops} name a queue alike.
+     */
+    default void fedBy(OperationTracker tracker) {
+    }
+
+    /**
      * A command the tracker now holds as outstanding.
      *
      * @param outstanding       the commands outstanding on its queue, itself included

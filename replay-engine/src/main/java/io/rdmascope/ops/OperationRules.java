@@ -52,6 +52,8 @@ public final class OperationRules implements OperationListener {
     private final Set<Queue> notedBeforeCapture = new HashSet<>();
     /** A credit overrun seen in the frame being extracted, whose id the same frame's command may still give. */
     private int overrunWithoutId = -1;
+    /** The tracker that feeds these rules: it names the queues of what they notice as {@code ops} does. */
+    private OperationTracker tracker;
     /** Observations past {@link #MAX_NOTICED}, not kept; the frame of the first of them. */
     private long dropped;
     private long firstDroppedFrame;
@@ -59,6 +61,15 @@ public final class OperationRules implements OperationListener {
     /** A tracker over every protocol that reports operations, sending finished ones to {@code sink} and its facts here. */
     public OperationTracker tracker(Consumer<Operation> sink) {
         return OperationTracker.standard(sink, this);
+    }
+
+    /** One tracker feeds a set of rules: a second would mix its queues with the first's. */
+    @Override
+    public void fedBy(OperationTracker feeding) {
+        if (tracker != null && tracker != feeding) {
+            throw new IllegalStateException("these storage rules are fed by another tracker already");
+        }
+        tracker = feeding;
     }
 
     @Override
@@ -176,7 +187,7 @@ public final class OperationRules implements OperationListener {
         List<Observation> out = new ArrayList<>(noticed.size());
         for (Noticed n : noticed) {
             out.add(new Observation.Ulp(n.frame(), conversation(flows, conversationOfFrame, n), n.event(), n.queue().protocol(),
-                    OperationTracker.queueText(n.queue()), n.id(), n.what()));
+                    tracker.queueText(n.queue()), n.id(), n.what()));
         }
         if (dropped > 0) {
             out.add(new Observation.LimitReached(firstDroppedFrame, null, dropped

@@ -54,8 +54,10 @@ import java.util.function.Consumer;
  * <p>Memory is bounded: each queue keeps at most {@code maxOutstanding} commands waiting for their
  * response; one more makes the oldest {@link Operation#OVERFLOW} (counted in {@link #overflowed()}),
  * as a command that old has almost surely lost its response. Finished operations go to the sink at
- * once and are not kept. On frames of a capture without any command, the cost is one layer lookup per
- * protocol.
+ * once and are not kept. On a capture without storage traffic a frame costs a few field tests (issue 18):
+ * the protocols' extractors are asked only about frames one of their payload heuristics claimed
+ * ({@link Dissection#carriesUpperLayer()}), and the transport's data, ACKs and teardown are looked at
+ * only once a queue exists.
  */
 public final class OperationTracker implements OperationEvents {
     /** The default bound of commands outstanding on one queue: above NVMe-oF's usual 128-entry queues and iSER's. */
@@ -90,6 +92,8 @@ public final class OperationTracker implements OperationEvents {
     private static final int PSN_HALF = 0x800000;
 
     private final List<OperationExtractor> extractors;
+    /** Whether only frames a storage protocol claimed are offered to the extractors (see {@link #standard}). */
+    private final boolean claimedFramesOnly;
     private final Consumer<Operation> sink;
     private final OperationListener listener;
     private final int maxOutstanding;
@@ -131,14 +135,26 @@ public final class OperationTracker implements OperationEvents {
      */
     public OperationTracker(List<OperationExtractor> extractors, Consumer<Operation> sink, OperationListener listener,
                             int maxOutstanding) {
+        this(extractors, false, sink, listener, maxOutstanding);
+    }
+
+    /**
+     * @param claimedFramesOnly whether the extractors read only layers the chain's payload heuristics
+     *                          add (the protocol packages' do), so a frame none claimed needs no asking;
+     *                          false for extractors that may report from any frame
+     */
+    private OperationTracker(List<OperationExtractor> extractors, boolean claimedFramesOnly, Consumer<Operation> sink,
+                             OperationListener listener, int maxOutstanding) {
         if (maxOutstanding < 1) {
             throw new IllegalArgumentException("maxOutstanding must be at least 1");
         }
         this.extractors = List.copyOf(extractors);
+        this.claimedFramesOnly = claimedFramesOnly;
         this.sink = Objects.requireNonNull(sink);
         this.listener = Objects.requireNonNull(listener);
         this.maxOutstanding = maxOutstanding;
         this.iwarp = new IwarpTransport(maxOutstanding);
+        listener.fedBy(this); // last: the listener may keep this tracker to name queues as it does
     }
 
     /** A tracker over every protocol of {@link Protocols#ALL} that reports operations. */
@@ -148,6 +164,11 @@ public final class OperationTracker implements OperationEvents {
 
     /** As {@link #standard(Consumer)}, telling {@code listener} what the storage rules judge. */
     public static OperationTracker standard(Consumer<Operation> sink, OperationListener listener) {
+        return ofModules(moduleExtractors(), sink, listener);
+    }
+
+    /** The extractors of the packages of {@link Protocols#ALL} that report operations. */
+    static List<OperationExtractor> moduleExtractors() {
         List<OperationExtractor> extractors = new ArrayList<>();
         for (ProtocolModule m : Protocols.ALL) {
             OperationExtractor e = m.operations();
@@ -155,7 +176,17 @@ public final class OperationTracker implements OperationEvents {
                 extractors.add(e);
             }
         }
-        return new OperationTracker(extractors, sink, listener, MAX_OUTSTANDING_PER_QUEUE);
+        return extractors;
+    }
+
+    /**
+     * A tracker over protocol packages' extractors. Each reads the layers its package's payload heuristic
+     * added, which lie only in frames the chain marked as claimed ({@link Dissection#carriesUpperLayer}):
+     * the other frames are not offered to them.
+     */
+    static OperationTracker ofModules(List<OperationExtractor> extractors, Consumer<Operation> sink,
+                                      OperationListener listener) {
+        return new OperationTracker(extractors, true, sink, listener, MAX_OUTSTANDING_PER_QUEUE);
     }
 
     /** Commands dropped because their queue held {@code maxOutstanding} others (reported as {@link Operation#OVERFLOW}). */
@@ -168,26 +199,38 @@ public final class OperationTracker implements OperationEvents {
         return unmatchedResponses;
     }
 
-    /** One dissected frame, in capture order, right after its dissection. */
+    /**
+     * One dissected frame, in capture order, right after its dissection. Until a storage protocol's
+     * command made a queue, a frame none of them claimed ({@link Dissection#carriesUpperLayer()} false)
+     * costs a few field tests, unless it is a UD SEND that may be a CM message (whose QPs are remembered):
+     * that is every frame of a capture without storage traffic (issue 18).
+     */
     public void accept(Dissection d) {
+        RdmaContext r = d.rdma();
+        int opcode = r.opcode; // -1 without a BTH
+        boolean claimed = !claimedFramesOnly || d.carriesUpperLayer();
+        boolean onIwarp = iwarp.tracking();
+        if (!claimed && !onIwarp && opcode != UD_SEND_ONLY && byQpn.isEmpty()) {
+            return; // nothing here could be a command, a response, their data, their ACK or a teardown
+        }
         current = d;
         frame = d.frame().number();
         timeNanos = d.frame().timeNanos();
-        RdmaContext r = d.rdma();
-        psn = r.isRdma() ? d.u24(r.bthStart + BTH_PSN) : -1;
-        if (iwarp.tracking()) {
+        psn = opcode >= 0 ? d.u24(r.bthStart + BTH_PSN) : -1;
+        if (onIwarp) {
             iwarp.transfers(d, frame, timeNanos);
         }
-        for (int i = 0; i < extractors.size(); i++) {
-            extractors.get(i).extract(d, this);
+        if (claimed) {
+            for (int i = 0; i < extractors.size(); i++) {
+                extractors.get(i).extract(d, this);
+            }
         }
         if (iwarp.tracking()) {
             iwarp.teardown(d, frame, timeNanos);
         }
-        if (!r.isRdma()) {
+        if (opcode < 0) {
             return;
         }
-        int opcode = r.opcode;
         if (opcode == UD_SEND_ONLY) {
             connectionManagement(d);
             return;
@@ -325,8 +368,7 @@ public final class OperationTracker implements OperationEvents {
         if (q != null || queue.requesterQpn() == CmConnections.UNKNOWN_QPN) {
             return q;
         }
-        Queue unknown = new Queue(queue.protocol(), queue.name(), CmConnections.UNKNOWN_QPN, queue.responderQpn());
-        q = queues.remove(unknown);
+        q = queues.remove(requesterUnknown(queue));
         if (q != null) {
             byQpn.get(CmConnections.UNKNOWN_QPN).remove(q);
             q.queue = queue;
@@ -363,9 +405,33 @@ public final class OperationTracker implements OperationEvents {
         }
         if (judgedFrame != frame) {
             judgedFrame = frame;
-            judgedResent = recentPsns.computeIfAbsent(queue, k -> new ResentPsns()).seen(byRequester, psn);
+            judgedResent = recentPsns(queue).seen(byRequester, psn);
         }
         return judgedResent;
+    }
+
+    /**
+     * The PSN memory of {@code queue}. A queue learnt without CM changes its key when its requester's QP
+     * is learnt ({@link #learnt}); its memory goes with it, so a resend of a command sent before that
+     * moment is still known as one after it.
+     */
+    private ResentPsns recentPsns(Queue queue) {
+        ResentPsns memory = recentPsns.get(queue);
+        if (memory == null) {
+            if (queue.requesterQpn() != CmConnections.UNKNOWN_QPN) {
+                memory = recentPsns.remove(requesterUnknown(queue));
+            }
+            if (memory == null) {
+                memory = new ResentPsns();
+            }
+            recentPsns.put(queue, memory);
+        }
+        return memory;
+    }
+
+    /** {@code queue} as it was reported before its requester's QP was learnt. */
+    private static Queue requesterUnknown(Queue queue) {
+        return new Queue(queue.protocol(), queue.name(), CmConnections.UNKNOWN_QPN, queue.responderQpn());
     }
 
     /** Whether the capture holds the CM exchange that set up {@code queue}'s connection. */
@@ -501,12 +567,11 @@ public final class OperationTracker implements OperationEvents {
         boolean answered = responseFrame >= 0;
         Command c = p.command;
         Queue queue = p.queue.queue; // with the requester's QP a learnt queue found after the command
-        String queueText = queue.transport() != null ? (queue.name().isEmpty() ? "" : queue.name() + " ")
-                + iwarp.text(p.queue) : queueText(queue);
         boolean data = p.dataFrames != null;
         long dataEnd = data ? p.lastDataNanos : p.timeNanos;
-        Operation operation = new Operation(queue.protocol(), queueText, queue.requesterQpn(), queue.responderQpn(),
-                c.opcode(), c.description(), c.id(), c.idText(), c.size(), status, reason, statusCode, p.frame,
+        Operation operation = new Operation(queue.protocol(), queueText(queue), queue.requesterQpn(),
+                queue.responderQpn(), c.opcode(), c.description(), c.id(), c.idText(), c.size(), status, reason,
+                statusCode, p.frame,
                 answered ? responseFrame : null, data ? p.dataFrames : List.of(),
                 p.queue.teardownFrame == 0 ? null : p.queue.teardownFrame,
                 p.queue.teardownFrame == 0 ? null : p.queue.teardownNanos - p.timeNanos,
@@ -520,12 +585,18 @@ public final class OperationTracker implements OperationEvents {
     }
 
     /**
-     * A queue as {@code ops} shows it: the protocol's name for it and the two QPs, requester's first; on
-     * iWARP the TCP connection, its MPA initiator first (who sends the commands of every ULP here).
+     * A queue as {@code ops} and the storage rules' findings name it (one definition for both): the
+     * protocol's name for it, then the connection, the side that opened it first. On RoCE and InfiniBand
+     * the two QPs, the CM requester's first (the CM active side, which sends the commands); over iWARP the
+     * TCP connection, the MPA initiator's endpoint first: the side that sent the MPA Request (RFC 5044
+     * §7.1), or, for a connection followed mid-stream by {@code -d tcp.port==N,...}, the side talking to
+     * port N. That is the TCP client, the source of the connection's first packet, which is the side
+     * tshark's conversation table ({@code -z conv,tcp}) lists first as Address A, whichever side then
+     * sends the first command (docs/cli.md "ops").
      */
-    static String queueText(Queue queue) {
+    public String queueText(Queue queue) {
         return (queue.name().isEmpty() ? "" : queue.name() + " ") + (queue.transport() != null
-                ? IwarpTransport.text((IwarpConnection) queue.transport(), 0)
+                ? IwarpTransport.text((IwarpConnection) queue.transport())
                 : String.format("QP 0x%06x/0x%06x", queue.requesterQpn(), queue.responderQpn()));
     }
 

@@ -6,6 +6,8 @@ import io.rdmascope.dissect.Dissection;
 import io.rdmascope.dissect.DissectorChain;
 import io.rdmascope.frame.Frame;
 import io.rdmascope.proto.smbdirect.SmbDirectIwarpCapture;
+import io.rdmascope.replay.Observation;
+import io.rdmascope.replay.ReplayResult;
 import io.rdmascope.testsupport.SharedFiles;
 import org.junit.jupiter.api.Test;
 
@@ -69,6 +71,25 @@ class IwarpOperationsTest {
                         null, 1 * S, null),
                 op("KeepAlive", "KeepAlive", 3, 0, "unanswered", "teardown", null, 10, null, List.of(), 11L, 1 * S,
                         null, 1 * S, null, null, "Terminate")), ops);
+    }
+
+    /**
+     * One name for a queue in {@code ops} and in the storage findings, whichever side sends the first
+     * command: the MPA initiator's endpoint first (the TCP client, tshark's conversation Address A), here
+     * although the server's ECHO comes first and is left unanswered at the client's FIN.
+     */
+    @Test
+    void aQueueIsNamedByItsMpaInitiatorFirstWhoeverSendsTheFirstCommand() {
+        OperationRules rules = new OperationRules();
+        List<Operation> ops = new ArrayList<>();
+        OperationTrackerTest.feed(rules.tracker(ops::add), SmbDirectIwarpCapture.responderCommandsFirst().frames());
+        ops.sort(java.util.Comparator.comparingLong(Operation::commandFrame));
+        assertEquals(List.of("8 KeepAlive unanswered teardown " + QUEUE, "10 Create completed null " + QUEUE),
+                ops.stream().map(o -> o.commandFrame() + " " + o.opcode() + " " + o.status() + " " + o.reason()
+                        + " " + o.queue()).toList());
+        List<Observation> findings = rules.observations(new ReplayResult().finish());
+        assertEquals(List.of("12 ulp_unanswered_at_teardown " + QUEUE), findings.stream()
+                .map(o -> o.frame() + " " + o.kind() + " " + ((Observation.Ulp) o).queue()).toList());
     }
 
     /** Real iWARP captures carry no upper-layer protocol: no operation, and the tracker never starts tracking them. */

@@ -10,7 +10,9 @@ import io.rdmascope.dissect.Dissection;
  * no central class switches over protocols.
  *
  * <p>Called only when someone asked for operations, right after the frame was dissected, while the
- * package's cross-frame state (its connections) is that frame's.
+ * package's cross-frame state (its connections) is that frame's; and only for frames one of the chain's
+ * payload heuristics claimed ({@link Dissection#carriesUpperLayer()}), the only frames a package's
+ * layers can lie in, so a capture without storage traffic costs the extractors nothing (issue 18).
  */
 @FunctionalInterface
 public interface OperationExtractor {

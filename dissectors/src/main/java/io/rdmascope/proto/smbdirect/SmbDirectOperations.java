@@ -22,8 +22,9 @@ import java.util.List;
  * length; tshark's {@code smb2.buffer_descriptor.offset}/{@code .token}/{@code .length}) in its channel
  * info; those are the buffers the server's RDMA WRITEs (a Read) and READs (a Write) use.
  *
- * <p>Over iWARP ([MS-SMBD] §2.1) the queue is the TCP connection (its QPNs 0), and one TCP segment may
- * carry several Sends, each an SMB2 message: every SMB2 header of the frame is reported, in order.
+ * <p>Every SMB2 header of a frame is reported, in order: the messages of a compounded chain ([MS-SMB2]
+ * §3.2.4.1.4) on any transport, and over iWARP ([MS-SMBD] §2.1, the queue then the TCP connection, its
+ * QPNs 0) those of the several Sends one TCP segment may carry.
  */
 final class SmbDirectOperations {
     private static final long STATUS_PENDING = 0x00000103L;
@@ -101,10 +102,9 @@ final class SmbDirectOperations {
         out.sendCredits(new OperationEvents.SendCredits(queue, byClient, true,
                 d.u16le(d.layerStart(message) + DATA_CREDITS_GRANTED)));
         int smb2 = d.find(SmbDirect.SMB2_HEADER);
-        if (smb2 < 0) {
-            return;
+        if (smb2 >= 0) {
+            messages(d, smb2, queue, out);
         }
-        message(d, d.layerStart(smb2), queue, out);
     }
 
     /** Every SMB2 message of an iWARP frame, from layer {@code first} on, on its TCP connection's queue. */
@@ -114,7 +114,16 @@ final class SmbDirectOperations {
         if (connection == null || connection.upper(SmbDirectConnections.Connection.class) == null) {
             return;
         }
-        OperationEvents.Queue queue = OperationEvents.Queue.onConnection(SmbDirect.PROTOCOL.abbrev(), "", connection);
+        messages(d, first, OperationEvents.Queue.onConnection(SmbDirect.PROTOCOL.abbrev(), "", connection), out);
+    }
+
+    /**
+     * Every SMB2 header of the frame from layer {@code first} on, in order: the messages of a compounded
+     * chain ([MS-SMB2] §3.2.4.1.4, one header per NextCommand, each its own request or response, as
+     * tshark's {@code smb2.response_to} and {@code -z smb2,srt} count them), and over iWARP those of every
+     * Send the segment carries.
+     */
+    private static void messages(Dissection d, int first, OperationEvents.Queue queue, OperationEvents out) {
         for (int layer = first; layer < d.layerCount(); layer++) {
             if (d.layerType(layer) == SmbDirect.SMB2_HEADER) {
                 message(d, d.layerStart(layer), queue, out);

@@ -139,6 +139,23 @@ public final class SmbDirectIwarpCapture {
         return c;
     }
 
+    /**
+     * A connection whose first command comes from the MPA responder (the server): after the opening
+     * (frames 1-7, the client the TCP and MPA initiator), the server's ECHO, message id 7 (8), which the
+     * client acknowledges (9) and never answers; the client's CREATE, id 1 (10), and its success response
+     * (11); the client's FIN (12), the server's (13) and the client's last ACK (14).
+     */
+    public static SmbDirectIwarpCapture responderCommandsFirst() {
+        SmbDirectIwarpCapture c = new SmbDirectIwarpCapture(SmbDirect.PORT, true, true);
+        c.opening();
+        c.send(1, request(SmbDirectCapture.smb2(SMB2_ECHO, false, 7, 4)));
+        c.segment(0, 0x010, new byte[0]);
+        c.send(0, request(SmbDirectCapture.smb2(SMB2_CREATE, false, 1, 56)));
+        c.send(1, response(SMB2_CREATE, 1, 0));
+        c.closing();
+        return c;
+    }
+
     /** The frames one second apart, as {@link PcapFixtures#writePcap} writes them: frame n at n - 1 seconds. */
     public List<Frame> frames() {
         List<Frame> out = new ArrayList<>(frames.size());
@@ -224,6 +241,11 @@ public final class SmbDirectIwarpCapture {
 
         send(0, request(SmbDirectCapture.smb2(SMB2_ECHO, false, 4, 4)));
         segment(1, 0x010, new byte[0]);
+        closing();
+    }
+
+    /** The client's FIN, the server's, and the client's ACK of it. */
+    private void closing() {
         segment(0, 0x011, new byte[0]);
         next[0]++;
         segment(1, 0x011, new byte[0]);
