@@ -607,29 +607,74 @@ public final class Correlation {
         if (n > Long.SIZE || iwarpSegments < 3) {
             return; // which points saw a whole by its pieces is a bit per point; a whole and two pieces at least
         }
-        Map<Long, List<Integer>> streams = new HashMap<>(); // per direction of traffic and ports
+        // The segments not yet pieces of another. A whole is a segment some point did not see (it saw the pieces):
+        // when every point saw every segment (iWARP without segmentation offload, nothing lost), nothing to sort.
+        int[] segments = new int[iwarpSegments];
+        int count = 0;
+        boolean unseenSomewhere = false;
         for (int i = 0; i < packetCount; i++) {
             if (pOpcode[i] == IWARP_SEGMENT && pieceOf(i) < 0) {
-                streams.computeIfAbsent((long) pDirection[i] << 32 | (pQp[i] & 0xFFFF_FFFFL), k -> new ArrayList<>())
-                        .add(i);
+                segments[count++] = i;
+                for (int p = 0; p < n && !unseenSomewhere; p++) {
+                    unseenSomewhere = copies[p][i] == 0;
+                }
             }
         }
-        for (List<Integer> segments : streams.values()) {
-            if (segments.size() < 3) {
+        if (!unseenSomewhere) {
+            return;
+        }
+        sortSegments(segments, new int[count], 0, count);
+        for (int from = 0, to; from < count; from = to) {
+            // One stream (direction of traffic and ports): its segments by sequence number, a whole before its pieces.
+            for (to = from + 1; to < count && sameStream(segments[from], segments[to]); to++) {
+                // the stream's end
+            }
+            if (to - from < 3) {
                 continue; // a whole and two pieces at least
             }
-            // By sequence number (a stream shorter than 4 GB: no wrap), the longest first: a whole before its first piece.
-            segments.sort(java.util.Comparator.comparingLong((Integer i) -> pPsn[i] & 0xFFFF_FFFFL)
-                    .thenComparingLong(i -> -segmentLength(i)));
-            for (int k = 0; k < segments.size(); k++) {
-                int whole = segments.get(k);
+            for (int k = from; k < to; k++) {
+                int whole = segments[k];
                 for (int p = 0; p < n && pieceOf(whole) < 0; p++) {
                     if (copies[p][whole] == 0) {
-                        fold(whole, p, segments, k + 1);
+                        fold(whole, p, segments, k + 1, to);
                     }
                 }
             }
         }
+    }
+
+    /** Whether two iWARP segments belong to one stream: the same direction of traffic and ports. */
+    private boolean sameStream(int x, int y) {
+        return pDirection[x] == pDirection[y] && pQp[x] == pQp[y];
+    }
+
+    /**
+     * Segments [from, to) of {@code a} sorted by stream, sequence number (a stream shorter than 4 GB: no wrap), the
+     * longest first (a whole before its first piece), then packet number (first sighted first); a merge sort over
+     * packet numbers, so no segment is boxed.
+     */
+    private void sortSegments(int[] a, int[] scratch, int from, int to) {
+        if (to - from < 2) {
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        sortSegments(a, scratch, from, mid);
+        sortSegments(a, scratch, mid, to);
+        if (segmentOrder(a[mid - 1], a[mid]) <= 0) {
+            return; // already in order (segments are mostly met in sequence order)
+        }
+        System.arraycopy(a, from, scratch, from, to - from);
+        for (int i = from, j = mid, k = from; k < to; k++) {
+            a[k] = j >= to || i < mid && segmentOrder(scratch[i], scratch[j]) <= 0 ? scratch[i++] : scratch[j++];
+        }
+    }
+
+    private int segmentOrder(int x, int y) {
+        int order = Integer.compare(pDirection[x], pDirection[y]);
+        order = order != 0 ? order : Integer.compare(pQp[x], pQp[y]);
+        order = order != 0 ? order : Long.compare(pPsn[x] & 0xFFFF_FFFFL, pPsn[y] & 0xFFFF_FFFFL);
+        order = order != 0 ? order : Long.compare(segmentLength(y), segmentLength(x));
+        return order != 0 ? order : Integer.compare(x, y);
     }
 
     /** An iWARP segment's payload bytes (its identity's key holds them above its first bytes' CRC). */
@@ -637,8 +682,11 @@ public final class Correlation {
         return pIcrc[segment] >>> 32;
     }
 
-    /** Folds the segments {@code point} saw that tile {@code whole} into it, when they do (see {@link #foldSplitSegments}). */
-    private void fold(int whole, int point, List<Integer> segments, int from) {
+    /**
+     * Folds the segments {@code point} saw that tile {@code whole} into it, when they do (see
+     * {@link #foldSplitSegments}); the candidates are its stream's {@code segments[from, to)}, the ones sorted after it.
+     */
+    private void fold(int whole, int point, int[] segments, int from, int to) {
         long start = pPsn[whole] & 0xFFFF_FFFFL;
         long end = start + segmentLength(whole);
         long at = start;
@@ -646,8 +694,8 @@ public final class Correlation {
         int[] pieces = new int[8];
         int count = 0;
         int fewestCopies = Integer.MAX_VALUE;
-        for (int j = from; j < segments.size() && at < end; j++) {
-            int s = segments.get(j);
+        for (int j = from; j < to && at < end; j++) {
+            int s = segments[j];
             long seq = pPsn[s] & 0xFFFF_FFFFL;
             if (seq > at) {
                 break; // a hole: that point did not see every byte
