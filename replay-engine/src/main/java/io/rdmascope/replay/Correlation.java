@@ -1092,8 +1092,10 @@ public final class Correlation {
         out.size = 0;
         int first = -1;
         long highest = -1;
-        for (int frame : m.frames()) {
-            int s = firstPointPacket(frame);
+        List<Integer> frames = m.frames();
+        // By index (a message's lists are random-access views over its frame numbers): no iterator per message.
+        for (int k = 0, size = frames.size(); k < size; k++) {
+            int s = firstPointPacket(frames.get(k));
             if (s < 0) {
                 continue;
             }
@@ -1113,8 +1115,9 @@ public final class Correlation {
     /** The packets of the message's response frames and of its completion. */
     private Packets responsePackets(Message m, int completion, Packets out) {
         out.size = 0;
-        for (int frame : m.responseFrames()) {
-            int s = firstPointPacket(frame);
+        List<Integer> frames = m.responseFrames();
+        for (int k = 0, size = frames.size(); k < size; k++) {
+            int s = firstPointPacket(frames.get(k));
             if (s >= 0) {
                 out.add(s);
             }
