@@ -54,6 +54,8 @@ public final class Correlation {
     private java.nio.ByteBuffer segmentView;
     private java.nio.ByteBuffer segmentViewOf;
     private final long[] framesRead;
+    /** Per point: the packet after the one it saw last, tried first ({@link #packet}). */
+    private final int[] nextGuess;
 
     // ---- directions of traffic: one per (address kind, source, destination) ----------------------------
     // Few (a handful per host pair), but looked up once per frame: an open-addressing table over primitives.
@@ -121,6 +123,7 @@ public final class Correlation {
         this.names = List.copyOf(names);
         int n = names.size();
         this.framesRead = new long[n];
+        this.nextGuess = new int[n];
         this.copies = new int[n][INITIAL_CAPACITY];
         this.firstTime = new long[n][INITIAL_CAPACITY];
         this.lastFrame = new long[n][INITIAL_CAPACITY];
@@ -141,7 +144,7 @@ public final class Correlation {
             return identifyIwarp(point, d);
         }
         int direction = direction(facts.addressKind, facts.srcHi, facts.srcLo, facts.dstHi, facts.dstLo);
-        int number = packet(direction, facts.destQp, facts.psn, facts.opcode.code(), facts.icrcValue());
+        int number = packet(point, direction, facts.destQp, facts.psn, facts.opcode.code(), facts.icrcValue());
         sighted(point, number, facts.timeNanos, facts.frame);
         return number;
     }
@@ -183,7 +186,7 @@ public final class Correlation {
             opcode = IWARP_SEGMENT;
         }
         int fresh = packetCount;
-        int number = packet(direction, ports, f.seq(), opcode, key);
+        int number = packet(point, direction, ports, f.seq(), opcode, key);
         if (number == fresh && opcode == IWARP_SEGMENT) {
             if (pFpdus.length == 0) {
                 pFpdus = new long[pDirection.length];
@@ -287,8 +290,27 @@ public final class Correlation {
         return pOpcode[number];
     }
 
-    /** The number of the packet of this identity, made when first seen. */
-    private int packet(int direction, int qp, int psn, int opcode, long icrc) {
+    /**
+     * The number of the packet of this identity, made when first seen. A point after the first mostly sees the
+     * packets in the order the first did, so the packet after the one it saw last is tried first: its identity
+     * columns are read in order (cached), where the table's slot is a random read into a table of a million
+     * packets, a cache miss a frame. An identity is one packet's, so a guess that matches it is the answer the
+     * table gives.
+     */
+    private int packet(int point, int direction, int qp, int psn, int opcode, long icrc) {
+        int guess = nextGuess[point];
+        if (guess < packetCount && pIcrc[guess] == icrc && pPsn[guess] == psn && pQp[guess] == qp
+                && pOpcode[guess] == opcode && pDirection[guess] == direction) {
+            nextGuess[point] = guess + 1;
+            return guess;
+        }
+        int number = lookUp(direction, qp, psn, opcode, icrc);
+        nextGuess[point] = number + 1;
+        return number;
+    }
+
+    /** The number of the packet of this identity in the table, made when first seen. */
+    private int lookUp(int direction, int qp, int psn, int opcode, long icrc) {
         int mask = slots.length - 1;
         for (int i = packetHash(direction, qp, psn, opcode, icrc) & mask; ; i = (i + 1) & mask) {
             int at = slots[i] - 1;
