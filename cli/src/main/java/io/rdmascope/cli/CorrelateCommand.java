@@ -101,12 +101,19 @@ final class CorrelateCommand implements Callable<Integer> {
         if (r.thinkTimes().isEmpty()) {
             w.println("  none: no point saw a message's request and its response");
         }
+        // Per conversation, the points its think times were read at, in order of first use: one pass over the
+        // messages (a filter per conversation read every message once per conversation).
+        java.util.Map<String, java.util.Set<String>> points = new java.util.HashMap<>();
+        for (Correlation.MessageDelay m : r.messages()) {
+            Correlation.ThinkTime tt = m.thinkTime();
+            if (tt != null) {
+                points.computeIfAbsent(m.conversation(), k -> new java.util.LinkedHashSet<>())
+                        .add(tt.requestAt().equals(tt.responseAt()) ? tt.requestAt()
+                                : tt.requestAt() + "+" + tt.responseAt());
+            }
+        }
         for (Correlation.ConversationThinkTime t : r.thinkTimes()) {
-            String where = r.messages().stream().filter(m -> t.conversation().equals(m.conversation())
-                            && m.thinkTime() != null)
-                    .map(m -> m.thinkTime().requestAt().equals(m.thinkTime().responseAt()) ? m.thinkTime().requestAt()
-                            : m.thinkTime().requestAt() + "+" + m.thinkTime().responseAt())
-                    .distinct().collect(java.util.stream.Collectors.joining(", "));
+            String where = String.join(", ", points.get(t.conversation()));
             w.printf("  conversation %s: %d messages, min %s, median %s, max %s%s, at %s; fabric %s%n",
                     t.conversation(), t.messages(), us(t.minNs()), us(t.medianNs()), us(t.maxNs()),
                     t.maxBoundNs() == 0 ? "" : " (± up to " + us(t.maxBoundNs()) + ")", where,

@@ -50,7 +50,12 @@ public final class Correlation {
     private final PacketFacts facts = new PacketFacts();
     /** The CRC of an iWARP segment's first bytes, reused frame after frame. */
     private final CRC32C segmentCrc = new CRC32C();
+    /** A view of the frames' buffer the CRC reads through (its position moves), and the buffer it views. */
+    private java.nio.ByteBuffer segmentView;
+    private java.nio.ByteBuffer segmentViewOf;
     private final long[] framesRead;
+    /** Per point: the packet after the one it saw last, tried first ({@link #packet}). */
+    private final int[] nextGuess;
 
     // ---- directions of traffic: one per (address kind, source, destination) ----------------------------
     // Few (a handful per host pair), but looked up once per frame: an open-addressing table over primitives.
@@ -80,15 +85,25 @@ public final class Correlation {
     /**
      * Per iWARP segment with payload, as first sighted: the sum of a hash of every FPDU ending inside it (its end
      * sequence number, length and MPA CRC). The pieces of a segment cut by segmentation offload sum to the
-     * whole's ({@link #foldSplitSegments}).
+     * whole's ({@link #foldSplitSegments}). Made with the first such segment, then as long as the other columns:
+     * RoCE and InfiniBand traffic neither fills nor copies it.
      */
-    private long[] pFpdus = new long[INITIAL_CAPACITY];
-    /** Per packet: the segment it is a piece of ({@link #foldSplitSegments}), or -1. */
+    private long[] pFpdus = new long[0];
+    /**
+     * Per packet: the segment it is a piece of ({@link #foldSplitSegments}), or -1. Made when the first piece is
+     * found and as long as the packets were then (a packet past its end is no piece): traffic with no segment cut
+     * by segmentation offload (all RoCE and InfiniBand traffic) pays no column and no read per packet for it.
+     */
     private int[] pieceOf = new int[0];
-    /** Per packet: the points at which it was seen only as pieces (bit per point), folded into it. */
+    /** Per packet: the points at which it was seen only as pieces (bit per point), folded into it; made with {@link #pieceOf}. */
     private long[] foldedAt = new long[0];
-    /** (whole × 64 + point) → the time of the piece with its last byte, for wholes a point saw in pieces. */
+    /**
+     * (whole × 64 + point) → the time of the piece with its last byte, for wholes a point saw in pieces; read only
+     * for a whole {@link #foldedAt} marks at that point, so other packets cost no boxed lookup.
+     */
     private final Map<Long, Long> lastPieceTime = new HashMap<>();
+    /** iWARP segments with payload among the packets: fewer than a whole and two pieces, and nothing is folded. */
+    private int iwarpSegments;
     private int[] slots = new int[2 * INITIAL_CAPACITY]; // packet number + 1, 0 empty; at most half full
     /**
      * Per point, per packet: copies seen, the first copy's time and the last copy's frame. Nothing else of a
@@ -108,6 +123,7 @@ public final class Correlation {
         this.names = List.copyOf(names);
         int n = names.size();
         this.framesRead = new long[n];
+        this.nextGuess = new int[n];
         this.copies = new int[n][INITIAL_CAPACITY];
         this.firstTime = new long[n][INITIAL_CAPACITY];
         this.lastFrame = new long[n][INITIAL_CAPACITY];
@@ -128,7 +144,7 @@ public final class Correlation {
             return identifyIwarp(point, d);
         }
         int direction = direction(facts.addressKind, facts.srcHi, facts.srcLo, facts.dstHi, facts.dstLo);
-        int number = packet(direction, facts.destQp, facts.psn, facts.opcode.code(), facts.icrcValue());
+        int number = packet(point, direction, facts.destQp, facts.psn, facts.opcode.code(), facts.icrcValue());
         sighted(point, number, facts.timeNanos, facts.frame);
         return number;
     }
@@ -163,16 +179,20 @@ public final class Correlation {
             int start = d.layerStart(tcp) + (d.u8(d.layerStart(tcp) + 12) >> 4) * 4;
             int hashed = Math.max(0, Math.min(IWARP_HASHED_BYTES, Math.min(f.payloadLength(), d.capturedLength() - start)));
             segmentCrc.reset();
-            segmentCrc.update(d.buffer().duplicate().position(d.base() + start).limit(d.base() + start + hashed));
+            segmentCrc.update(segmentView(d.buffer()).limit(d.base() + start + hashed).position(d.base() + start));
             key = (long) f.payloadLength() << 32 | segmentCrc.getValue();
             // Not the opcode of the FPDUs it completes: which those are depends on the segments a point saw
             // before this one (a point that missed one completes none), and the identity must not.
             opcode = IWARP_SEGMENT;
         }
         int fresh = packetCount;
-        int number = packet(direction, ports, f.seq(), opcode, key);
+        int number = packet(point, direction, ports, f.seq(), opcode, key);
         if (number == fresh && opcode == IWARP_SEGMENT) {
+            if (pFpdus.length == 0) {
+                pFpdus = new long[pDirection.length];
+            }
             pFpdus[number] = fpduSum(f);
+            iwarpSegments++;
         }
         sighted(point, number, d.frame().timeNanos(), d.frame().number());
         return number;
@@ -195,6 +215,18 @@ public final class Correlation {
             sum += mix(((start + end) << 32 | pdu.crcOnWire() & 0xFFFF_FFFFL) * 31 + pdu.rawLength());
         }
         return sum;
+    }
+
+    /**
+     * A view of {@code buffer} with its own position and limit, made again only when the frames come in another
+     * buffer (a capture reader reuses its buffer frame after frame): no object per segment.
+     */
+    private java.nio.ByteBuffer segmentView(java.nio.ByteBuffer buffer) {
+        if (buffer != segmentViewOf) {
+            segmentView = buffer.duplicate();
+            segmentViewOf = buffer;
+        }
+        return segmentView.clear();
     }
 
     /** Opcodes of iWARP segments, above the 8-bit BTH opcodes: without payload, with payload. */
@@ -258,8 +290,27 @@ public final class Correlation {
         return pOpcode[number];
     }
 
-    /** The number of the packet of this identity, made when first seen. */
-    private int packet(int direction, int qp, int psn, int opcode, long icrc) {
+    /**
+     * The number of the packet of this identity, made when first seen. A point after the first mostly sees the
+     * packets in the order the first did, so the packet after the one it saw last is tried first: its identity
+     * columns are read in order (cached), where the table's slot is a random read into a table of a million
+     * packets, a cache miss a frame. An identity is one packet's, so a guess that matches it is the answer the
+     * table gives.
+     */
+    private int packet(int point, int direction, int qp, int psn, int opcode, long icrc) {
+        int guess = nextGuess[point];
+        if (guess < packetCount && pIcrc[guess] == icrc && pPsn[guess] == psn && pQp[guess] == qp
+                && pOpcode[guess] == opcode && pDirection[guess] == direction) {
+            nextGuess[point] = guess + 1;
+            return guess;
+        }
+        int number = lookUp(direction, qp, psn, opcode, icrc);
+        nextGuess[point] = number + 1;
+        return number;
+    }
+
+    /** The number of the packet of this identity in the table, made when first seen. */
+    private int lookUp(int direction, int qp, int psn, int opcode, long icrc) {
         int mask = slots.length - 1;
         for (int i = packetHash(direction, qp, psn, opcode, icrc) & mask; ; i = (i + 1) & mask) {
             int at = slots[i] - 1;
@@ -303,7 +354,9 @@ public final class Correlation {
         pPsn = Arrays.copyOf(pPsn, size);
         pOpcode = Arrays.copyOf(pOpcode, size);
         pIcrc = Arrays.copyOf(pIcrc, size);
-        pFpdus = Arrays.copyOf(pFpdus, size);
+        if (pFpdus.length > 0) {
+            pFpdus = Arrays.copyOf(pFpdus, size);
+        }
         for (int p = 0; p < names.size(); p++) {
             copies[p] = Arrays.copyOf(copies[p], size);
             firstTime[p] = Arrays.copyOf(firstTime[p], size);
@@ -490,10 +543,10 @@ public final class Correlation {
         for (int i = 0; i < packetCount; i++) {
             int seenAt = 0;
             for (int p = 0; p < n; p++) {
-                perPoint[p] += (foldedAt[i] >>> p & 1) != 0 ? 0 : copies[p][i]; // frames, not the pieces' whole
+                perPoint[p] += foldedAt(i, p) ? 0 : copies[p][i]; // frames, not the pieces' whole
                 seenAt += copies[p][i] > 0 ? 1 : 0;
             }
-            if (pieceOf[i] < 0) {
+            if (pieceOf(i) < 0) {
                 distinct++;
                 multi += seenAt >= 2 ? 1 : 0;
             }
@@ -511,7 +564,7 @@ public final class Correlation {
             for (int b = a + 1; b < n; b++) {
                 int shared = 0;
                 for (int i = 0; i < packetCount; i++) {
-                    if (copies[a][i] == 1 && copies[b][i] == 1 && pieceOf[i] < 0) {
+                    if (copies[a][i] == 1 && copies[b][i] == 1 && pieceOf(i) < 0) {
                         both[shared++] = i;
                     }
                 }
@@ -530,9 +583,10 @@ public final class Correlation {
             frames.add(framesRead[p]);
             seen.add(perPoint[p]);
         }
-        List<MessageDelay> messages = messageDelays(firstPointMessages, timings, upstream);
+        ThinkTimes think = new ThinkTimes(n);
+        List<MessageDelay> messages = messageDelays(firstPointMessages, timings, upstream, think);
         return new Result(names, new Counts(frames, seen, distinct, multi), offsets, delays, lost, messages,
-                thinkTimes(messages));
+                think.perConversation());
     }
 
     /** The number of the packet frame {@code frame} of the first point carried, or -1. */
@@ -546,7 +600,18 @@ public final class Correlation {
      * segmentation offload cut ({@link #foldSplitSegments}, once {@link #result} has run), itself otherwise.
      */
     int whole(int number) {
-        return number < pieceOf.length && pieceOf[number] >= 0 ? pieceOf[number] : number;
+        int whole = pieceOf(number);
+        return whole >= 0 ? whole : number;
+    }
+
+    /** The segment packet {@code number} is a piece of, or -1 ({@link #foldSplitSegments}). */
+    private int pieceOf(int number) {
+        return number < pieceOf.length ? pieceOf[number] : -1;
+    }
+
+    /** Whether point p saw packet {@code number} only as pieces, folded into it. */
+    private boolean foldedAt(int number, int p) {
+        return number < foldedAt.length && (foldedAt[number] >>> p & 1) != 0;
     }
 
     /**
@@ -560,37 +625,78 @@ public final class Correlation {
      * last. The pieces are no packets of their own any more (not distinct, not lost, not timed).
      */
     private void foldSplitSegments() {
-        int already = pieceOf.length;
-        pieceOf = Arrays.copyOf(pieceOf, packetCount);
-        foldedAt = Arrays.copyOf(foldedAt, packetCount);
-        Arrays.fill(pieceOf, already, packetCount, -1);
         int n = names.size();
-        if (n > Long.SIZE) {
-            return; // which points saw a whole by its pieces is a bit per point
+        if (n > Long.SIZE || iwarpSegments < 3) {
+            return; // which points saw a whole by its pieces is a bit per point; a whole and two pieces at least
         }
-        Map<Long, List<Integer>> streams = new HashMap<>(); // per direction of traffic and ports
+        // The segments not yet pieces of another. A whole is a segment some point did not see (it saw the pieces):
+        // when every point saw every segment (iWARP without segmentation offload, nothing lost), nothing to sort.
+        int[] segments = new int[iwarpSegments];
+        int count = 0;
+        boolean unseenSomewhere = false;
         for (int i = 0; i < packetCount; i++) {
-            if (pOpcode[i] == IWARP_SEGMENT && pieceOf[i] < 0) {
-                streams.computeIfAbsent((long) pDirection[i] << 32 | (pQp[i] & 0xFFFF_FFFFL), k -> new ArrayList<>())
-                        .add(i);
+            if (pOpcode[i] == IWARP_SEGMENT && pieceOf(i) < 0) {
+                segments[count++] = i;
+                for (int p = 0; p < n && !unseenSomewhere; p++) {
+                    unseenSomewhere = copies[p][i] == 0;
+                }
             }
         }
-        for (List<Integer> segments : streams.values()) {
-            if (segments.size() < 3) {
+        if (!unseenSomewhere) {
+            return;
+        }
+        sortSegments(segments, new int[count], 0, count);
+        for (int from = 0, to; from < count; from = to) {
+            // One stream (direction of traffic and ports): its segments by sequence number, a whole before its pieces.
+            for (to = from + 1; to < count && sameStream(segments[from], segments[to]); to++) {
+                // the stream's end
+            }
+            if (to - from < 3) {
                 continue; // a whole and two pieces at least
             }
-            // By sequence number (a stream shorter than 4 GB: no wrap), the longest first: a whole before its first piece.
-            segments.sort(java.util.Comparator.comparingLong((Integer i) -> pPsn[i] & 0xFFFF_FFFFL)
-                    .thenComparingLong(i -> -segmentLength(i)));
-            for (int k = 0; k < segments.size(); k++) {
-                int whole = segments.get(k);
-                for (int p = 0; p < n && pieceOf[whole] < 0; p++) {
+            for (int k = from; k < to; k++) {
+                int whole = segments[k];
+                for (int p = 0; p < n && pieceOf(whole) < 0; p++) {
                     if (copies[p][whole] == 0) {
-                        fold(whole, p, segments, k + 1);
+                        fold(whole, p, segments, k + 1, to);
                     }
                 }
             }
         }
+    }
+
+    /** Whether two iWARP segments belong to one stream: the same direction of traffic and ports. */
+    private boolean sameStream(int x, int y) {
+        return pDirection[x] == pDirection[y] && pQp[x] == pQp[y];
+    }
+
+    /**
+     * Segments [from, to) of {@code a} sorted by stream, sequence number (a stream shorter than 4 GB: no wrap), the
+     * longest first (a whole before its first piece), then packet number (first sighted first); a merge sort over
+     * packet numbers, so no segment is boxed.
+     */
+    private void sortSegments(int[] a, int[] scratch, int from, int to) {
+        if (to - from < 2) {
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        sortSegments(a, scratch, from, mid);
+        sortSegments(a, scratch, mid, to);
+        if (segmentOrder(a[mid - 1], a[mid]) <= 0) {
+            return; // already in order (segments are mostly met in sequence order)
+        }
+        System.arraycopy(a, from, scratch, from, to - from);
+        for (int i = from, j = mid, k = from; k < to; k++) {
+            a[k] = j >= to || i < mid && segmentOrder(scratch[i], scratch[j]) <= 0 ? scratch[i++] : scratch[j++];
+        }
+    }
+
+    private int segmentOrder(int x, int y) {
+        int order = Integer.compare(pDirection[x], pDirection[y]);
+        order = order != 0 ? order : Integer.compare(pQp[x], pQp[y]);
+        order = order != 0 ? order : Long.compare(pPsn[x] & 0xFFFF_FFFFL, pPsn[y] & 0xFFFF_FFFFL);
+        order = order != 0 ? order : Long.compare(segmentLength(y), segmentLength(x));
+        return order != 0 ? order : Integer.compare(x, y);
     }
 
     /** An iWARP segment's payload bytes (its identity's key holds them above its first bytes' CRC). */
@@ -598,8 +704,11 @@ public final class Correlation {
         return pIcrc[segment] >>> 32;
     }
 
-    /** Folds the segments {@code point} saw that tile {@code whole} into it, when they do (see {@link #foldSplitSegments}). */
-    private void fold(int whole, int point, List<Integer> segments, int from) {
+    /**
+     * Folds the segments {@code point} saw that tile {@code whole} into it, when they do (see
+     * {@link #foldSplitSegments}); the candidates are its stream's {@code segments[from, to)}, the ones sorted after it.
+     */
+    private void fold(int whole, int point, int[] segments, int from, int to) {
         long start = pPsn[whole] & 0xFFFF_FFFFL;
         long end = start + segmentLength(whole);
         long at = start;
@@ -607,13 +716,13 @@ public final class Correlation {
         int[] pieces = new int[8];
         int count = 0;
         int fewestCopies = Integer.MAX_VALUE;
-        for (int j = from; j < segments.size() && at < end; j++) {
-            int s = segments.get(j);
+        for (int j = from; j < to && at < end; j++) {
+            int s = segments[j];
             long seq = pPsn[s] & 0xFFFF_FFFFL;
             if (seq > at) {
                 break; // a hole: that point did not see every byte
             }
-            if (seq < at || copies[point][s] == 0 || pieceOf[s] >= 0 && pieceOf[s] != whole
+            if (seq < at || copies[point][s] == 0 || pieceOf(s) >= 0 && pieceOf(s) != whole
                     || seq + segmentLength(s) > end) {
                 continue;
             }
@@ -630,6 +739,12 @@ public final class Correlation {
                 || segmentLength(first) >= IWARP_HASHED_BYTES && (int) pIcrc[first] != (int) pIcrc[whole]) {
             return;
         }
+        if (pieceOf.length < packetCount) {
+            int already = pieceOf.length;
+            pieceOf = Arrays.copyOf(pieceOf, packetCount);
+            foldedAt = Arrays.copyOf(foldedAt, packetCount);
+            Arrays.fill(pieceOf, already, packetCount, -1);
+        }
         for (int k = 0; k < count; k++) {
             pieceOf[pieces[k]] = whole;
         }
@@ -640,7 +755,8 @@ public final class Correlation {
         lastPieceTime.put((long) whole * Long.SIZE + point, firstTime[point][pieces[count - 1]]);
     }
 
-    private List<MessageDelay> messageDelays(List<Message> messages, PairTiming[][] timings, boolean[][][] upstream) {
+    private List<MessageDelay> messageDelays(List<Message> messages, PairTiming[][] timings, boolean[][][] upstream,
+                                             ThinkTimes think) {
         List<MessageDelay> out = new ArrayList<>();
         int n = names.size();
         for (Message m : messages) {
@@ -667,8 +783,12 @@ public final class Correlation {
                     }
                 }
             }
+            ThinkTime thinkTime = thinkTime(m, timings, upstream, think);
+            if (thinkTime != null) {
+                think.add(m.conversation(), thinkTime);
+            }
             out.add(new MessageDelay(m.conversation(), m.kind(), m.firstPsn(), frame, hops, turnaround(s, m),
-                    thinkTime(m, timings, upstream)));
+                    thinkTime));
         }
         return out;
     }
@@ -869,26 +989,26 @@ public final class Correlation {
      * shortest gap, as the turnaround is judged). Null when no point saw both, or the two points' offset is
      * unknown.
      */
-    private ThinkTime thinkTime(Message m, PairTiming[][] timings, boolean[][][] upstream) {
+    private ThinkTime thinkTime(Message m, PairTiming[][] timings, boolean[][][] upstream, ThinkTimes scratch) {
         int completion = m.completionFrame() == null ? -1 : firstPointPacket((long) m.completionFrame());
         if (completion < 0) {
             return null;
         }
-        int[] requests = lastRequestPackets(m);
-        int[] responses = responsePackets(m, completion);
-        if (requests.length == 0) {
+        Packets requests = lastRequestPackets(m, scratch.requests);
+        if (requests.size == 0) {
             return null;
         }
+        Packets responses = responsePackets(m, completion, scratch.responses);
         int n = names.size();
-        int[] request = new int[n];   // per point: the answered request copy it saw, or -1
-        int[] response = new int[n];  // per point: the first response it saw after that request, or -1
+        int[] request = scratch.request;   // per point: the answered request copy it saw, or -1
+        int[] response = scratch.response; // per point: the first response it saw after that request, or -1
         for (int p = 0; p < n; p++) {
             long until = copies[p][completion] == 1 ? firstTime[p][completion] : Long.MAX_VALUE;
             request[p] = latestSeenOnce(p, requests, until);
             response[p] = request[p] < 0 ? earliestSeenOnce(p, responses, Long.MIN_VALUE)
                     : earliestSeenOnce(p, responses, lastByteTime(p, request[p]));
         }
-        boolean[][] requestOrder = upstream[dirText[pDirection[requests[0]]]];
+        boolean[][] requestOrder = upstream[dirText[pDirection[requests.numbers[0]]]];
         boolean[][] responseOrder = upstream[dirText[pDirection[completion]]];
         int at = nearestResponder(request, requestOrder, true);
         int from = nearestResponder(response, responseOrder, false);
@@ -947,8 +1067,7 @@ public final class Correlation {
      * piece with the last byte's (a request is complete, and can be answered, only then).
      */
     private long lastByteTime(int p, int number) {
-        Long piece = lastPieceTime.get((long) number * Long.SIZE + p);
-        return piece == null ? firstTime[p][number] : piece;
+        return foldedAt(number, p) ? lastPieceTime.get((long) number * Long.SIZE + p) : firstTime[p][number];
     }
 
     /**
@@ -991,13 +1110,14 @@ public final class Correlation {
     }
 
     /** The packets of the message's request frames at its highest PSN (TCP sequence for iWARP): every copy. */
-    private int[] lastRequestPackets(Message m) {
+    private Packets lastRequestPackets(Message m, Packets out) {
+        out.size = 0;
         int first = -1;
         long highest = -1;
-        int[] out = new int[m.frames().size()];
-        int count = 0;
-        for (int frame : m.frames()) {
-            int s = firstPointPacket(frame);
+        List<Integer> frames = m.frames();
+        // By index (a message's lists are random-access views over its frame numbers): no iterator per message.
+        for (int k = 0, size = frames.size(); k < size; k++) {
+            int s = firstPointPacket(frames.get(k));
             if (s < 0) {
                 continue;
             }
@@ -1005,33 +1125,34 @@ public final class Correlation {
             long offset = (pPsn[s] - pPsn[first]) & (isIwarp(s) ? 0xFFFF_FFFFL : 0xFF_FFFFL);
             if (offset > highest) {
                 highest = offset;
-                count = 0;
+                out.size = 0;
             }
             if (offset == highest) {
-                out[count++] = s;
+                out.add(s);
             }
         }
-        return Arrays.copyOf(out, count);
+        return out;
     }
 
     /** The packets of the message's response frames and of its completion. */
-    private int[] responsePackets(Message m, int completion) {
-        int[] out = new int[m.responseFrames().size() + 1];
-        int count = 0;
-        for (int frame : m.responseFrames()) {
-            int s = firstPointPacket(frame);
+    private Packets responsePackets(Message m, int completion, Packets out) {
+        out.size = 0;
+        List<Integer> frames = m.responseFrames();
+        for (int k = 0, size = frames.size(); k < size; k++) {
+            int s = firstPointPacket(frames.get(k));
             if (s >= 0) {
-                out[count++] = s;
+                out.add(s);
             }
         }
-        out[count++] = completion;
-        return Arrays.copyOf(out, count);
+        out.add(completion);
+        return out;
     }
 
     /** The packet among {@code candidates} point p saw once, latest no later than {@code until}; -1 when none. */
-    private int latestSeenOnce(int p, int[] candidates, long until) {
+    private int latestSeenOnce(int p, Packets candidates, long until) {
         int best = -1;
-        for (int s : candidates) {
+        for (int k = 0; k < candidates.size; k++) {
+            int s = candidates.numbers[k];
             if (copies[p][s] == 1 && firstTime[p][s] <= until && (best < 0 || firstTime[p][s] > firstTime[p][best])) {
                 best = s;
             }
@@ -1040,9 +1161,10 @@ public final class Correlation {
     }
 
     /** The packet among {@code candidates} point p saw once, earliest no sooner than {@code after}; -1 when none. */
-    private int earliestSeenOnce(int p, int[] candidates, long after) {
+    private int earliestSeenOnce(int p, Packets candidates, long after) {
         int best = -1;
-        for (int s : candidates) {
+        for (int k = 0; k < candidates.size; k++) {
+            int s = candidates.numbers[k];
             if (copies[p][s] == 1 && firstTime[p][s] >= after && (best < 0 || firstTime[p][s] < firstTime[p][best])) {
                 best = s;
             }
@@ -1050,26 +1172,92 @@ public final class Correlation {
         return best;
     }
 
-    /** Per conversation (in order of its first message), its messages' think and fabric times: count, min, median, max. */
-    private static List<ConversationThinkTime> thinkTimes(List<MessageDelay> messages) {
-        Map<String, List<ThinkTime>> byConversation = new java.util.LinkedHashMap<>();
-        for (MessageDelay m : messages) {
-            if (m.thinkTime() != null) {
-                byConversation.computeIfAbsent(m.conversation(), k -> new ArrayList<>()).add(m.thinkTime());
+    /** Packet numbers, a growable list reused message after message (no arrays made per message). */
+    private static final class Packets {
+        int[] numbers = new int[8];
+        int size;
+
+        void add(int number) {
+            if (size == numbers.length) {
+                numbers = Arrays.copyOf(numbers, size * 2);
             }
+            numbers[size++] = number;
         }
-        List<ConversationThinkTime> out = new ArrayList<>();
-        byConversation.forEach((conversation, times) -> {
-            long[] think = times.stream().mapToLong(ThinkTime::ns).sorted().toArray();
-            long[] fabric = times.stream().filter(t -> t.fabricNs() != null).mapToLong(ThinkTime::fabricNs).sorted()
-                    .toArray();
-            long maxBound = times.stream().mapToLong(ThinkTime::boundNs).max().orElse(0);
-            boolean anyFabric = fabric.length > 0;
-            out.add(new ConversationThinkTime(conversation, think.length, think[0], think[think.length / 2],
-                    think[think.length - 1], maxBound, fabric.length, anyFabric ? fabric[0] : null,
-                    anyFabric ? fabric[fabric.length / 2] : null, anyFabric ? fabric[fabric.length - 1] : null));
-        });
-        return out;
+    }
+
+    /**
+     * Think time's working space for one {@link #result}: the candidate packets and the per-point sightings of the
+     * message at hand (reused message after message), and per conversation, in order of its first message with a
+     * think time, its think and fabric times as they come (so the distribution is made from primitive columns,
+     * not by reading a million result records back).
+     */
+    private static final class ThinkTimes {
+        final Packets requests = new Packets();
+        final Packets responses = new Packets();
+        final int[] request;
+        final int[] response;
+        private final Map<String, Times> byConversation = new java.util.LinkedHashMap<>();
+        /** The conversation of the previous think time: messages of one conversation often come in a row. */
+        private String lastConversation;
+        private Times last;
+
+        ThinkTimes(int points) {
+            request = new int[points];
+            response = new int[points];
+        }
+
+        void add(String conversation, ThinkTime t) {
+            if (last == null || !conversation.equals(lastConversation)) {
+                last = byConversation.computeIfAbsent(conversation, k -> new Times());
+                lastConversation = conversation;
+            }
+            last.think.add(t.ns());
+            if (t.fabricNs() != null) {
+                last.fabric.add(t.fabricNs());
+            }
+            last.maxBound = Math.max(last.maxBound, t.boundNs());
+        }
+
+        /** Per conversation (in order of its first message), its think and fabric times: count, min, median, max. */
+        List<ConversationThinkTime> perConversation() {
+            List<ConversationThinkTime> out = new ArrayList<>(byConversation.size());
+            byConversation.forEach((conversation, times) -> {
+                long[] think = times.think.sorted();
+                long[] fabric = times.fabric.sorted();
+                boolean anyFabric = fabric.length > 0;
+                out.add(new ConversationThinkTime(conversation, think.length, think[0], think[think.length / 2],
+                        think[think.length - 1], times.maxBound, fabric.length, anyFabric ? fabric[0] : null,
+                        anyFabric ? fabric[fabric.length / 2] : null, anyFabric ? fabric[fabric.length - 1] : null));
+            });
+            return out;
+        }
+
+        /** One conversation's think times, fabric times beside them, and the widest bound (0 when all on one clock). */
+        private static final class Times {
+            final Nanos think = new Nanos();
+            final Nanos fabric = new Nanos();
+            /** The widest bound so far (a conversation is made with its first think time, so this is a true max). */
+            long maxBound = Long.MIN_VALUE;
+        }
+    }
+
+    /** Nanosecond values, a growable primitive column. */
+    private static final class Nanos {
+        private long[] values = new long[16];
+        private int size;
+
+        void add(long value) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = value;
+        }
+
+        long[] sorted() {
+            long[] out = Arrays.copyOf(values, size);
+            Arrays.sort(out);
+            return out;
+        }
     }
 
     /** Copies one point saw and the next point downstream did not, for every direction whose order is known. */
@@ -1079,7 +1267,7 @@ public final class Correlation {
         for (int i = 0; i < packetCount; i++) {
             int direction = dirText[pDirection[i]];
             boolean[][] before = upstream[direction];
-            if (before == null || pieceOf[i] >= 0) {
+            if (before == null || pieceOf(i) >= 0) {
                 continue;
             }
             for (int a = 0; a < n; a++) {
