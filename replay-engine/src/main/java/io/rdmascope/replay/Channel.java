@@ -95,6 +95,15 @@ final class Channel {
     /** The PSN a NAK or RNR NAK asked to be resent, and which. */
     private int triggerPsn = -1;
     private Trigger trigger;
+    /**
+     * A byte-identical copy, within the duplicate window, of a PSN a NAK asked to be resent (no IPv4 ID to
+     * tell the datagram): a duplicate or the resend, decided by the requester's next request (see
+     * {@link #resent}); null when none waits. {@link #copyRunNext} is the PSN a resend run would go on at.
+     */
+    private PacketFacts copyAfterNak;
+    private int copyRunNext;
+    /** While a waiting copy is replayed: whether the next request showed it a resend (true) or a copy (false). */
+    private Boolean copyResent;
     /** The IPv4 Identification of the request before the current one (-1: none, or not IPv4). */
     private int previousRequestIpId = -1;
 
@@ -152,6 +161,7 @@ final class Channel {
         if (conversation.inError()) {
             return; // an error-state QP sends nothing (rules §6); whatever comes is not this connection's
         }
+        settleCopyAfterNak(p);
         checkStall(p.timeNanos, null, p.frame);
         progress(p);
         expireHeld(p.timeNanos);
@@ -315,9 +325,21 @@ final class Channel {
         }
         boolean continuesRun = runNext >= 0 && (p.psn == runNext
                 || (runNextMax >= 0 && Psn.within(p.psn, runNext, runNextMax)));
-        if (seen && !continuesRun && ring.get(slot, TransmissionRing.ICRC) == p.icrcValue() && ring.ipId(slot) == p.ipId
-                && p.timeNanos - ring.get(slot, TransmissionRing.TIME) < DUPLICATE_WINDOW_NANOS
-                && (triggerPsn != p.psn || sameDatagram(p))) {
+        boolean copy = seen && !continuesRun && ring.get(slot, TransmissionRing.ICRC) == p.icrcValue()
+                && ring.ipId(slot) == p.ipId && p.timeNanos - ring.get(slot, TransmissionRing.TIME) < DUPLICATE_WINDOW_NANOS;
+        if (copy && copyResent == null && triggerPsn == p.psn && !sameDatagram(p)) {
+            // A NAK asked for this PSN again, and nothing in the copy tells a resend from the fabric's copy. A
+            // go-back-N resend goes on at the next PSN the requester had sent (R3.3): where it had sent past it,
+            // the requester's next request decides (seed 10055: a new PSN came next, so the copy was a copy).
+            int runWouldGoOn = m != null && m.kind == MessageKind.READ ? Psn.add(m.lastPsn, 1) : Psn.add(p.psn, 1);
+            if (Psn.diff(nextPsn, runWouldGoOn) > 0) {
+                copyAfterNak = p.copy();
+                copyRunNext = runWouldGoOn;
+                return;
+            }
+        }
+        if (copy && (Boolean.FALSE.equals(copyResent)
+                || (copyResent == null && (triggerPsn != p.psn || sameDatagram(p))))) {
             conversation.observe(new Observation.Duplicate(p.frame, conversation.id, p.psn,
                     ring.get(slot, TransmissionRing.FRAME)));
             conversation.stats.duplicates(side);
@@ -392,6 +414,24 @@ final class Channel {
             m.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
         }
         remember(p, slot, ring.transmissions(slot) + 1);
+    }
+
+    /**
+     * Replays the copy that waits for the requester's next request ({@code next}; null when a response or the
+     * capture's end comes first): a resend when {@code next} goes on at the PSN after it, as a go-back-N run
+     * does (R3.3), else the fabric's copy. Without a next request the NAK decides, as for a copy with nothing
+     * sent after it: a resend.
+     */
+    private void settleCopyAfterNak(PacketFacts next) {
+        PacketFacts c = copyAfterNak;
+        if (c == null) {
+            return;
+        }
+        copyAfterNak = null;
+        copyResent = next == null || next.psn == copyRunNext;
+        int slot = c.psn & (RING - 1);
+        resent(c, ring.psn(slot) == c.psn, slot);
+        copyResent = null;
     }
 
     /**
@@ -1367,6 +1407,7 @@ final class Channel {
         if (transport == Transport.UC || conversation.inError()) {
             return; // UC has no responses; an error-state QP's peer answers nothing of this connection
         }
+        settleCopyAfterNak(null);
         checkStall(p.timeNanos, null, p.frame);
         checkMsn(p); // in capture order: the order the responder sent its AETHs in, before any holding
         learnPmtuFromResponse(p);
@@ -1573,6 +1614,7 @@ final class Channel {
      * error).
      */
     void tearDown(long frame, long timeNanos, String cause) {
+        settleCopyAfterNak(null);
         checkStall(timeNanos, cause + " in frame " + frame, 0);
         failOutstanding(frame, cause);
     }
@@ -2018,6 +2060,9 @@ final class Channel {
                 if (unseenReadAnsweredTo >= 0) {
                     dropResponseGapsBetween(unseenReadAnsweredTo, p.psn);
                 }
+            } else if (!starts && unseenReadAnsweredTo >= 0 && p.psn == Psn.add(unseenReadAnsweredTo, 1)) {
+                // The next response of the same unseen READ (R3.7: MIDDLE/LAST at the PSN after its FIRST or
+                // MIDDLE): its PSN's gap went already, taken as a response PSN while the FIRST waited (seed 13136).
             } else if (!(starts && resolveGap(p.psn, false)) // the READ request itself reached the responder
                     && !(starts && requestMissedByCapture(p, Operation.Kind.READ))) {
                 conversation.observe(new Observation.UnmatchedResponse(p.frame, conversation.id, p.psn,
@@ -2147,6 +2192,7 @@ final class Channel {
      * less than an ACK timeout before the end, merely unanswered when the capture stopped.
      */
     void finish(long captureEndNanos) {
+        settleCopyAfterNak(null);
         while (!heldResponses.isEmpty()) {
             expireAtEnd(heldResponses.pollFirst());
         }

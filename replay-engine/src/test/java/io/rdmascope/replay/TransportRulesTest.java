@@ -1,5 +1,6 @@
 package io.rdmascope.replay;
 
+import io.rdmascope.build.RocePacket;
 import io.rdmascope.proto.ib.InfiniBand;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -7,6 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -85,6 +87,31 @@ class TransportRulesTest {
             w.ack(100, 0x1F, 1);
             w.ack(150, 0x1F, 1);
             assertEquals(List.of("ack_of_unsent_psn"), kinds(w.finish()));
+        }
+
+        /**
+         * Campaign seed 13136's shape: a READ's response FIRST and LAST (PSNs 5, 6) and another answer (7), for
+         * requests the capture never showed, captured before the requester's first request (4) and waiting for
+         * their requests; the next request (8) shows 5-7 missing. The FIRST takes 6 for its READ's (R3.7) while
+         * it waits; the LAST, judged when the wait ends, is that READ's next response, not one answering no READ.
+         */
+        @Test
+        void theLastOfAReadTheCaptureMissedIsNoUnmatchedResponseAfterItsFirstWaited() {
+            Wire w = new Wire();
+            w.step(1_000);
+            w.response(0x0D, 5, 256, p -> p.set(InfiniBand.AETH_SYNDROME, 0x1F).set(InfiniBand.AETH_MSN, 2));
+            w.response(0x0F, 6, 100, p -> p.set(InfiniBand.AETH_SYNDROME, 0x1F).set(InfiniBand.AETH_MSN, 2));
+            w.response(0x10, 7, 0, p -> p.set(InfiniBand.AETH_SYNDROME, 0x1F).set(InfiniBand.AETH_MSN, 3));
+            w.ack(4, 0x1F, 3);
+            w.request(0x0A, 4, 0, p -> p.set(InfiniBand.RETH_DMALEN, 0));
+            long after = w.request(0x04, 8, 10);
+            w.pause(2_000_000); // past the hold: the responses are judged as they are
+            w.ack(8, 0x1F, 4);
+            ReplayResult r = w.finish();
+            assertFalse(kinds(r).contains("unmatched_read_response"), kinds(r).toString());
+            List<Integer> missing = r.observations().stream().filter(o -> o.kind().id().equals("missing_from_capture"))
+                    .peek(o -> assertEquals(after, o.frame())).map(o -> o.psn()).toList();
+            assertEquals(List.of(5, 7), missing, kinds(r).toString());
         }
 
         @Test
@@ -209,6 +236,40 @@ class TransportRulesTest {
             assertEquals(answered ? Observation.Trigger.TIMEOUT : Observation.Trigger.RNR_NAK, at18.trigger(),
                     kinds(r).toString());
             assertEquals(answered, kinds(r).contains("ack_timeout"), kinds(r).toString());
+        }
+
+        /**
+         * Campaign seed 10055's shape: a sequence NAK for PSN 11 captured before the requester's first request
+         * (SEND FIRST 11, so the NAK is counted after it), then 12 and 13, then a byte-identical copy of 11 within
+         * the duplicate window from a sender whose IPv4 ID never changes (nothing tells the datagram, as on IPv6).
+         * A go-back-N resend from 11 goes on at 12 (R3.3); the request after the copy decides what it was.
+         */
+        @ParameterizedTest(name = "next request after the copy at PSN {0}")
+        @CsvSource({"14, duplicate", "12, retransmission"})
+        void aCopyOfANakedPsnIsTheFabricsUnlessTheRunGoesOnAfterIt(int nextPsn, String copyIs) {
+            Wire w = new Wire();
+            w.step(1_000); // 1 µs apart: the copy comes within the 8.192 µs duplicate window
+            UnaryOperator<RocePacket> sameId = p -> p.ipId(0);
+            w.ack(11, 0x60, 3);
+            w.request(0x00, 11, 256, sameId);
+            w.request(0x01, 12, 256, sameId);
+            w.request(0x01, 13, 256, sameId);
+            long copy = w.request(0x00, 11, 256, sameId);
+            long next = w.request(0x01, nextPsn, 256, sameId);
+            if (nextPsn == 12) {
+                w.request(0x01, 13, 256, sameId);
+                w.request(0x01, 14, 256, sameId);
+            }
+            w.request(0x02, 15, 100, sameId);
+            w.ack(15, 0x1F, 4);
+            ReplayResult r = w.finish();
+            List<String> atCopy = r.observations().stream().filter(o -> o.frame() == copy).map(o -> o.kind().id()).toList();
+            assertEquals(List.of(copyIs), atCopy, kinds(r).toString());
+            assertEquals(nextPsn == 12, r.observations().stream().anyMatch(o -> o.frame() == next
+                    && o instanceof Observation.Retransmission t && t.trigger() == Observation.Trigger.NAK), kinds(r).toString());
+            assertFalse(kinds(r).contains("ack_timeout"), kinds(r).toString());
+            assertEquals(1, r.messages().size(), r.messages().toString());
+            assertEquals(Message.COMPLETED, r.messages().get(0).status());
         }
 
         @Test

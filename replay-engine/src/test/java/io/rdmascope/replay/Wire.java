@@ -11,7 +11,7 @@ import java.util.function.UnaryOperator;
 /**
  * A hand-played RC connection for unit tests: host A (10.0.0.1, QP 0xA) sends requests to host B
  * (10.0.0.2, QP 0xB), each frame built by the packet builder, dissected and fed to one engine,
- * one microsecond apart.
+ * one millisecond apart unless {@link #step} says otherwise.
  */
 final class Wire {
     static final int QP_A = 0xA;
@@ -27,6 +27,9 @@ final class Wire {
     private long frame;
     /** Added to every later frame's time: a pause in the traffic. */
     private long pausedNanos;
+    /** Time from one frame to the next, and the newest frame's time before pauses. */
+    private long stepNanos = 1_000_000L;
+    private long clockNanos;
 
     /** A request from A to B. */
     long request(int opcode, int psn, int payloadBytes, UnaryOperator<RocePacket> extra) {
@@ -52,6 +55,11 @@ final class Wire {
         return play(extra == null ? p : extra.apply(p));
     }
 
+    /** Later frames follow each other {@code nanos} apart (1 ms until told otherwise). */
+    void step(long nanos) {
+        stepNanos = nanos;
+    }
+
     /** Nothing on the wire for {@code nanos} before the next frame. */
     void pause(long nanos) {
         pausedNanos += nanos;
@@ -59,8 +67,9 @@ final class Wire {
 
     private long play(RocePacket p) {
         frame++;
+        clockNanos += stepNanos;
         byte[] bytes = p.build();
-        chain.dissect(Frame.of(frame, frame * 1_000_000L + pausedNanos, p.linkType(), bytes), d);
+        chain.dissect(Frame.of(frame, clockNanos + pausedNanos, p.linkType(), bytes), d);
         result.accept(d);
         return frame;
     }
