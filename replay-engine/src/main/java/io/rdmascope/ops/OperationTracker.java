@@ -22,6 +22,18 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 
+import static io.rdmascope.proto.ib.RcOpcodes.ACKNOWLEDGE;
+import static io.rdmascope.proto.ib.RcOpcodes.READ_REQUEST;
+import static io.rdmascope.proto.ib.RcOpcodes.READ_RESPONSE_FIRST;
+import static io.rdmascope.proto.ib.RcOpcodes.READ_RESPONSE_LAST;
+import static io.rdmascope.proto.ib.RcOpcodes.READ_RESPONSE_ONLY;
+import static io.rdmascope.proto.ib.RcOpcodes.WRITE_FIRST;
+import static io.rdmascope.proto.ib.RcOpcodes.WRITE_LAST;
+import static io.rdmascope.proto.ib.RcOpcodes.WRITE_LAST_WITH_IMMEDIATE;
+import static io.rdmascope.proto.ib.RcOpcodes.WRITE_MIDDLE;
+import static io.rdmascope.proto.ib.RcOpcodes.WRITE_ONLY;
+import static io.rdmascope.proto.ib.RcOpcodes.WRITE_ONLY_WITH_IMMEDIATE;
+
 /**
  * Turns dissected frames into operations (issue 19, item 6): a consumer of the dissection beside the
  * replay engine, fed only when someone asks for operations. Each protocol package reports its commands
@@ -63,18 +75,6 @@ public final class OperationTracker implements OperationEvents {
     /** The default bound of commands outstanding on one queue: above NVMe-oF's usual 128-entry queues and iSER's. */
     public static final int MAX_OUTSTANDING_PER_QUEUE = 4096;
 
-    /** RC opcodes (IBTA table 38). */
-    private static final int WRITE_FIRST = 0x06;
-    private static final int WRITE_MIDDLE = 0x07;
-    private static final int WRITE_LAST = 0x08;
-    private static final int WRITE_LAST_WITH_IMMEDIATE = 0x09;
-    private static final int WRITE_ONLY = 0x0A;
-    private static final int WRITE_ONLY_WITH_IMMEDIATE = 0x0B;
-    private static final int READ_REQUEST = 0x0C;
-    private static final int READ_RESPONSE_FIRST = 0x0D;
-    private static final int READ_RESPONSE_LAST = 0x0F;
-    private static final int READ_RESPONSE_ONLY = 0x10;
-    private static final int ACKNOWLEDGE = 0x11;
     /** UD SEND Only: how CM MADs travel (to QP1). */
     private static final int UD_SEND_ONLY = 0x64;
     /** BTH (IBTA 9.2): destination QP at byte 5, PSN at byte 9; the RETH and AETH follow it at 12. */

@@ -8,6 +8,17 @@ import io.rdmascope.field.HeaderType;
 import io.rdmascope.proto.data.Data;
 import io.rdmascope.proto.mad.Cm;
 
+import static io.rdmascope.proto.ib.RcOpcodes.READ_REQUEST;
+import static io.rdmascope.proto.ib.RcOpcodes.READ_RESPONSE_FIRST;
+import static io.rdmascope.proto.ib.RcOpcodes.READ_RESPONSE_ONLY;
+import static io.rdmascope.proto.ib.RcOpcodes.SEND_FIRST;
+import static io.rdmascope.proto.ib.RcOpcodes.SEND_ONLY;
+import static io.rdmascope.proto.ib.RcOpcodes.SEND_ONLY_WITH_IMMEDIATE;
+import static io.rdmascope.proto.ib.RcOpcodes.SEND_ONLY_WITH_INVALIDATE;
+import static io.rdmascope.proto.ib.RcOpcodes.WRITE_FIRST;
+import static io.rdmascope.proto.ib.RcOpcodes.WRITE_ONLY;
+import static io.rdmascope.proto.ib.RcOpcodes.WRITE_ONLY_WITH_IMMEDIATE;
+
 /**
  * Finds iSER on RDMA and decodes it. A queue pair carries iSER when its connection was captured: a
  * ConnectRequest whose RDMA-CM service ID names TCP port 3260 (RFC 7145 §5.1; the IP CM service ID
@@ -23,7 +34,6 @@ import io.rdmascope.proto.mad.Cm;
  * ({@link #learnInitiator}, {@link #pairByTransfer}).
  */
 final class IserDissector {
-    /** RC opcodes (IBTA table 38). */
     /** The RETH's virtual address (IBTA 9.3.3), right after the BTH. */
     private static long rethVa(Dissection d, RdmaContext r) {
         return u64(d, r.bthStart + 12);
@@ -33,16 +43,6 @@ final class IserDissector {
         return d.u32(at) << 32 | d.u32(at + 4);
     }
 
-    private static final int SEND_FIRST = 0x00;
-    private static final int SEND_ONLY = 0x04;
-    private static final int SEND_ONLY_WITH_IMMEDIATE = 0x05;
-    private static final int WRITE_FIRST = 0x06;
-    private static final int WRITE_ONLY = 0x0A;
-    private static final int WRITE_ONLY_WITH_IMMEDIATE = 0x0B;
-    private static final int READ_REQUEST = 0x0C;
-    private static final int READ_RESPONSE_FIRST = 0x0D;
-    private static final int READ_RESPONSE_ONLY = 0x10;
-    private static final int SEND_ONLY_WITH_INVALIDATE = 0x17;
     /** RETH's R_Key, right after the BTH (IBTA 9.3.3). */
     private static final int RETH_R_KEY = 12 + 8;
     /**

@@ -10,6 +10,17 @@ import io.rdmascope.proto.mad.Cm;
 
 import java.util.Set;
 
+import static io.rdmascope.proto.ib.RcOpcodes.READ_REQUEST;
+import static io.rdmascope.proto.ib.RcOpcodes.READ_RESPONSE_FIRST;
+import static io.rdmascope.proto.ib.RcOpcodes.READ_RESPONSE_ONLY;
+import static io.rdmascope.proto.ib.RcOpcodes.SEND_FIRST;
+import static io.rdmascope.proto.ib.RcOpcodes.SEND_ONLY;
+import static io.rdmascope.proto.ib.RcOpcodes.SEND_ONLY_WITH_IMMEDIATE;
+import static io.rdmascope.proto.ib.RcOpcodes.SEND_ONLY_WITH_INVALIDATE;
+import static io.rdmascope.proto.ib.RcOpcodes.WRITE_FIRST;
+import static io.rdmascope.proto.ib.RcOpcodes.WRITE_ONLY;
+import static io.rdmascope.proto.ib.RcOpcodes.WRITE_ONLY_WITH_IMMEDIATE;
+
 /**
  * Finds NVMe-oF on RDMA and decodes it. A queue pair is NVMe-oF when its connection was captured: a
  * ConnectRequest whose RDMA-CM service ID names TCP port 4420 (NVMe-oF 1.1 §7.3.1.2; the IP CM
@@ -27,18 +38,6 @@ final class NvmeOfDissector {
     private static final int REQ_NVME_PRIVATE = Cm.REQ_PRIVATE_DATA + 36;
     /** A REP's private data (IBTA 12.6.8). */
     private static final int REP_PRIVATE = 36;
-    /** RC SEND opcodes that start a message (IBTA table 38): First, Only, Only with Immediate or Invalidate. */
-    private static final int SEND_FIRST = 0x00;
-    private static final int SEND_ONLY = 0x04;
-    private static final int SEND_ONLY_WITH_IMMEDIATE = 0x05;
-    private static final int SEND_ONLY_WITH_INVALIDATE = 0x17;
-    /** RC RDMA opcodes (IBTA table 38): WRITE First to Only with Immediate, READ Request, READ responses. */
-    private static final int WRITE_FIRST = 0x06;
-    private static final int WRITE_ONLY = 0x0A;
-    private static final int WRITE_ONLY_WITH_IMMEDIATE = 0x0B;
-    private static final int READ_REQUEST = 0x0C;
-    private static final int READ_RESPONSE_FIRST = 0x0D;
-    private static final int READ_RESPONSE_ONLY = 0x10;
     /** RETH (IBTA 9.3.3): VA, R_Key, DMA length, right after the BTH. */
     private static final int RETH_VA = 12;
     private static final int RETH_R_KEY = 12 + 8;

@@ -12,6 +12,18 @@ import io.rdmascope.proto.mad.CmConnections;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.rdmascope.proto.ib.RcOpcodes.READ_REQUEST;
+import static io.rdmascope.proto.ib.RcOpcodes.READ_RESPONSE_FIRST;
+import static io.rdmascope.proto.ib.RcOpcodes.READ_RESPONSE_LAST;
+import static io.rdmascope.proto.ib.RcOpcodes.READ_RESPONSE_ONLY;
+import static io.rdmascope.proto.ib.RcOpcodes.SEND_FIRST;
+import static io.rdmascope.proto.ib.RcOpcodes.SEND_ONLY;
+import static io.rdmascope.proto.ib.RcOpcodes.SEND_ONLY_WITH_IMMEDIATE;
+import static io.rdmascope.proto.ib.RcOpcodes.SEND_ONLY_WITH_INVALIDATE;
+import static io.rdmascope.proto.ib.RcOpcodes.WRITE_FIRST;
+import static io.rdmascope.proto.ib.RcOpcodes.WRITE_ONLY;
+import static io.rdmascope.proto.ib.RcOpcodes.WRITE_ONLY_WITH_IMMEDIATE;
+
 /**
  * Finds RPC-over-RDMA version 1 and decodes it. Two conditions, both required, because Wireshark's
  * heuristic (a version word of 1 and a procedure below 5) takes ordinary perftest SENDs for it:
@@ -25,19 +37,6 @@ import java.util.List;
  * message's direction then says which side a QP is ({@link #isToServer}).
  */
 final class RpcRdmaDissector {
-    /** RC SEND opcodes that start a message (IBTA table 38): First, Only, Only with Immediate or Invalidate. */
-    private static final int SEND_FIRST = 0x00;
-    private static final int SEND_ONLY = 0x04;
-    private static final int SEND_ONLY_WITH_IMMEDIATE = 0x05;
-    private static final int SEND_ONLY_WITH_INVALIDATE = 0x17;
-    /** RC RDMA opcodes (IBTA table 38): WRITE First to Only with Immediate, READ Request and responses. */
-    private static final int WRITE_FIRST = 0x06;
-    private static final int WRITE_ONLY = 0x0A;
-    private static final int WRITE_ONLY_WITH_IMMEDIATE = 0x0B;
-    private static final int READ_REQUEST = 0x0C;
-    private static final int READ_RESPONSE_FIRST = 0x0D;
-    private static final int READ_RESPONSE_LAST = 0x0F;
-    private static final int READ_RESPONSE_ONLY = 0x10;
     /** The BTH, after which an RDMA WRITE First/Only or READ Request has its RETH (IBTA 9.3.3). */
     private static final int BTH_SIZE = 12;
     /** Layers a message put together from chunks may add: the two of the reassembly, RPC, NFS and its operations. */

@@ -13,6 +13,11 @@ import io.rdmascope.proto.iwarp.IwarpConnection;
 import io.rdmascope.proto.iwarp.IwarpPdu;
 import io.rdmascope.proto.mad.Cm;
 
+import static io.rdmascope.proto.ib.RcOpcodes.SEND_FIRST;
+import static io.rdmascope.proto.ib.RcOpcodes.SEND_ONLY;
+import static io.rdmascope.proto.ib.RcOpcodes.SEND_ONLY_WITH_IMMEDIATE;
+import static io.rdmascope.proto.ib.RcOpcodes.SEND_ONLY_WITH_INVALIDATE;
+
 /**
  * Finds SMB Direct on InfiniBand and RoCE and decodes it. A queue pair is SMB Direct when its
  * connection was captured: a ConnectRequest whose RDMA-CM service ID names TCP port 5445 ([MS-SMBD]
@@ -24,11 +29,6 @@ import io.rdmascope.proto.mad.Cm;
  * the bytes of any SEND; without the CM exchange we guess nothing, so no other traffic is taken for it.
  */
 final class SmbDirectDissector {
-    /** RC SEND opcodes that start a message (IBTA table 38): First, Only, Only with Immediate or Invalidate. */
-    private static final int SEND_FIRST = 0x00;
-    private static final int SEND_ONLY = 0x04;
-    private static final int SEND_ONLY_WITH_IMMEDIATE = 0x05;
-    private static final int SEND_ONLY_WITH_INVALIDATE = 0x17;
     /** [MS-SMBD] §3.1.1.1: MaxReceiveSize at least 128 bytes; MaxFragmentedSize at least 131072. */
     private static final long MIN_RECEIVE_SIZE = 128;
     private static final long MIN_FRAGMENTED_SIZE = 131072;
