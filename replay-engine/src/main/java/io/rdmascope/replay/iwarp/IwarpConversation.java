@@ -78,6 +78,8 @@ final class IwarpConversation {
     final String id;
     private final Address[] addresses = new Address[2];
     private final ReplayListener listener;
+    /** Asked once, as {@link ReplayListener#keepsMessages} says and the RoCE conversation does. */
+    private final boolean listenerKeepsMessages;
     private final ReplayLimits limits;
     final Side[] sides = {new Side(0), new Side(1)};
     private String state;
@@ -97,6 +99,7 @@ final class IwarpConversation {
     IwarpConversation(String id, IwarpConnection connection, ReplayListener listener, ReplayLimits limits) {
         this.id = id;
         this.listener = listener;
+        this.listenerKeepsMessages = listener.keepsMessages();
         this.limits = limits;
         for (int s = 0; s < 2; s++) {
             addresses[s] = connection.family() == 4
@@ -631,7 +634,7 @@ final class IwarpConversation {
                 goodput.add(m.firstTimeNanos + m.latencyNanos, m.bytes);
             }
         }
-        if (!listener.keepsMessages()) {
+        if (!listenerKeepsMessages) {
             listener.messageCounted();
             return;
         }
