@@ -26,7 +26,8 @@ import static io.rdmascope.cli.Table.Column.right;
 @Command(name = "flows", sortOptions = false,
         description = {"List the queue-pair conversations of a capture, like Wireshark's conversation table.",
                 "One row per conversation: both sides (address, QP, UDP source port), setup (cm or none), state, "
-                        + "packets each way, messages, bytes, duration, goodput, message latency p50/p99/max, "
+                        + "packets each way, completed messages and their bytes (a message that failed, or was still open "
+                        + "when the capture ended, is not counted), duration, goodput, message latency p50/p99/max, "
                         + "retransmissions, NAKs, RNR NAKs, ECN CE marks and CNPs. --json prints every "
                         + "statistic per side."})
 final class FlowsCommand implements Callable<Integer> {
