@@ -33,7 +33,7 @@ class OpsDecodeAsTest {
     Path dir;
 
     @ParameterizedTest
-    @CsvSource({"ulp_nvmeof,nvme-rdma", "ulp_iser,iser", "ulp_rpcrdma,rpcordma"})
+    @CsvSource({"ulp_nvmeof,nvme-rdma", "ulp_iser,iser", "ulp_rpcrdma,rpcordma", "ulp_smbdirect,smb_direct"})
     void opsOnDecodeAsTrafficEqualsOpsWithCm(String name, String protocol) throws Exception {
         Path whole = SharedFiles.sampleCases().resolve(name).resolve(name + ".pcapng");
         Path cut = dir.resolve(name + "_without_cm.pcap");

@@ -12,6 +12,7 @@ import io.rdmascope.proto.iwarp.Iwarp;
 import io.rdmascope.proto.iwarp.IwarpConnection;
 import io.rdmascope.proto.iwarp.IwarpPdu;
 import io.rdmascope.proto.mad.Cm;
+import io.rdmascope.proto.mad.CmConnections;
 
 import static io.rdmascope.proto.ib.RcOpcodes.SEND_FIRST;
 import static io.rdmascope.proto.ib.RcOpcodes.SEND_ONLY;
@@ -33,8 +34,12 @@ final class SmbDirectDissector {
     private static final long MIN_RECEIVE_SIZE = 128;
     private static final long MIN_FRAGMENTED_SIZE = 131072;
 
-    /** NextCommand in the SMB2 header ([MS-SMB2] §2.2.1.2). */
+    /** Flags, NextCommand and MessageId in the SMB2 header ([MS-SMB2] §2.2.1.2). */
+    private static final int SMB2_FLAGS = 16;
     private static final int NEXT_COMMAND = 20;
+    private static final int SMB2_MESSAGE_ID = 24;
+    /** [MS-SMB2] §3.3.4.6, §3.3.4.7: the MessageId of an oplock or lease break notification. */
+    private static final long UNSOLICITED_MESSAGE_ID = -1L;
     /** Compounded SMB2 messages decoded in one SMB Direct message at most (Windows sends a handful). */
     private static final int MAX_COMPOUNDED = 32;
 
@@ -84,10 +89,62 @@ final class SmbDirectDissector {
         if (end > d.capturedLength()) {
             return false;
         }
-        if (c != null) {
+        if (c != null && !c.learnt) {
             return message(chain, d, offset, end, c, destQpn == c.responderQpn());
         }
-        return chosen && messageByContent(chain, d, offset, end, connections.decodedAs(destQpn));
+        if (!chosen || !messageByContent(chain, d, offset, end, connections.decodedAs(destQpn))) {
+            return false;
+        }
+        learn(d, connections, destQpn);
+        return true;
+    }
+
+    /**
+     * Which side of a connection {@code destQpn} is, from a message decoded by content on a queue pair
+     * {@code --decode-as} names with no CM exchange captured: what the operation view pairs commands
+     * and responses by (SmbDirectOperations). A Negotiate Request ([MS-SMBD] §3.1.5.2) and an SMB2
+     * request go to the server (only the client sends requests, [MS-SMB2] §3.2.4); a Negotiate
+     * Response and an SMB2 response go to the client. An RC packet names only its destination, so a
+     * connection is learnt first with its client's QP unknown, and the response that answers one of
+     * its requests (by message id) or its Negotiate Request tells it. A response with no such
+     * connection (its request was not captured) opens one with the server unknown. An oplock or lease
+     * break (message id all ones, §3.3.4.6) answers nothing and teaches nothing. A fragment or a
+     * credits-only message says nothing of direction. Decoding does not change: a learnt connection's
+     * messages are decoded by content as before.
+     */
+    private static void learn(Dissection d, SmbDirectConnections connections, int destQpn) {
+        int smb2 = d.find(SmbDirect.SMB2_HEADER);
+        boolean negotiateRequest = smb2 < 0 && d.find(SmbDirect.NEGOTIATE_REQUEST) >= 0;
+        if (smb2 < 0 && !negotiateRequest && d.find(SmbDirect.NEGOTIATE_RESPONSE) < 0) {
+            return;
+        }
+        int at = smb2 < 0 ? -1 : d.layerStart(smb2);
+        long messageId = smb2 < 0 ? 0 : d.u32le(at + SMB2_MESSAGE_ID) | d.u32le(at + SMB2_MESSAGE_ID + 4) << 32;
+        boolean toServer = negotiateRequest
+                || (smb2 >= 0 && (d.u32le(at + SMB2_FLAGS) & SmbDirect.SMB2_FLAG_RESPONSE) == 0);
+        if (toServer) {
+            SmbDirectConnections.Connection c = connections.learnResponder(destQpn, 0);
+            c.learnt = true;
+            if (c.requesterQpn() != CmConnections.UNKNOWN_QPN) {
+                return;
+            }
+            if (negotiateRequest) {
+                c.negotiateAwaited = true;
+            } else {
+                c.requested(messageId);
+            }
+            return;
+        }
+        if (connections.to(destQpn) != null || (smb2 >= 0 && messageId == UNSOLICITED_MESSAGE_ID)) {
+            return;
+        }
+        SmbDirectConnections.Connection c = connections.unpaired(smb2 < 0
+                ? u -> u.negotiateAwaited : u -> u.wasRequested(messageId));
+        if (c != null) {
+            c.requesterFound(destQpn);
+        } else {
+            connections.learnRequester(destQpn, 0).learnt = true;
+        }
     }
 
     /**

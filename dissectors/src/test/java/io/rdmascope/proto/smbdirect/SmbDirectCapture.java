@@ -90,6 +90,28 @@ final class SmbDirectCapture {
         return out;
     }
 
+    /**
+     * The session taken up mid-connection, with no CM exchange and no negotiation: an oplock break the
+     * server sends unasked (MessageId all ones, [MS-SMB2] §3.3.4.6), the ECHO request and its response,
+     * then the fragmented WRITE; as a pcap in {@code dir}.
+     */
+    static Path writeMidStream(Path dir) throws IOException {
+        List<byte[]> frames = new ArrayList<>();
+        frames.add(toClient(0x200).opcode(SEND_ONLY).destQp(CLIENT_QPN)
+                .payload(dataMessage(255, 1, 0, smb2(0x12, true, -1L, 24))).build());
+        frames.add(toServer(0x101).opcode(SEND_ONLY).destQp(SERVER_QPN)
+                .payload(dataMessage(255, 1, SmbDirect.FLAG_RESPONSE_REQUESTED, echo(false))).build());
+        frames.add(toClient(0x201).opcode(SEND_ONLY).destQp(CLIENT_QPN)
+                .payload(dataMessage(255, 10, 0, echo(true))).build());
+        int psn = 0x102;
+        for (byte[] fragment : fragments(write(FRAGMENTED_MESSAGE_ID, FRAGMENTED_LENGTH), FRAGMENT_SIZES)) {
+            frames.add(toServer(psn++).opcode(SEND_ONLY).destQp(SERVER_QPN).payload(fragment).build());
+        }
+        Path file = dir.resolve("smbdirect-mid-stream.pcap");
+        PcapFixtures.writePcap(file, RocePacket.v2Ipv4(MAC_CLIENT, MAC_SERVER, IP_CLIENT, IP_SERVER).linkType(), frames);
+        return file;
+    }
+
     /** Writes the session for {@code port} as a pcap in {@code dir}. */
     static Path write(Path dir, int port) throws IOException {
         Path file = dir.resolve("smbdirect-" + port + ".pcap");
