@@ -33,7 +33,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * sending socket's port so that other traffic on the host cannot disturb the counts.
  */
 class CaptureCommandTest {
-    private static final Duration START = Duration.ofSeconds(10);
+    /**
+     * Longest wait for a child capture to say it is capturing: a bound, not a delay. A JVM start and
+     * libpcap's open took over 10 s on a 2-core machine at load 17, and frames sent before that are
+     * not captured at all (the test then failed with 0 frames, not with the reason).
+     */
+    private static final Duration START = Duration.ofSeconds(60);
     private static final Duration FINISH = Duration.ofSeconds(20);
 
     private static String ours(DatagramSocket s) {
@@ -177,6 +182,8 @@ class CaptureCommandTest {
                         && System.nanoTime() < end) {
                     Thread.sleep(10);
                 }
+                assertTrue(err.toString(StandardCharsets.UTF_8).contains("capturing on"),
+                        "the capture did not start within " + START + ": " + err.toString(StandardCharsets.UTF_8));
                 LiveCli.sendRoce(socket, 25, 32);
                 Thread.sleep(300);   // a tail of the frames still sits in the kernel's block: stop must drain it
                 new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
