@@ -258,19 +258,26 @@ public final class FrameAnalysis {
         }
         for (int m = 0; m < a.messages.size(); m++) {
             Message msg = a.messages.get(m);
-            List<Integer> frames = new ArrayList<>(msg.frames());
-            frames.addAll(msg.responseFrames());
+            a.place(msg.frames(), m);
+            a.place(msg.responseFrames(), m);
             if (msg.completionFrame() != null) {
-                frames.add(msg.completionFrame());
-            }
-            for (int f : frames) {
-                a.grow(f);
-                if (a.messageOf[f] == 0) {
-                    a.messageOf[f] = m + 1; // 0 means none; an ACK covering several keeps the first
-                }
+                a.place(msg.completionFrame(), m);
             }
         }
         return a;
+    }
+
+    private void place(List<Integer> frames, int message) {
+        for (int i = 0, n = frames.size(); i < n; i++) {
+            place(frames.get(i), message);
+        }
+    }
+
+    private void place(int frame, int message) {
+        grow(frame);
+        if (messageOf[frame] == 0) {
+            messageOf[frame] = message + 1; // 0 means none; an ACK covering several keeps the first
+        }
     }
 
     private void grow(long frame) {

@@ -81,11 +81,74 @@ public final class ReplayResult implements ReplayListener {
         if (!engine.idsFinal()) {
             renumber();
         }
-        messages.sort(Comparator.comparingInt((Message m) -> m.frames().isEmpty() ? Integer.MAX_VALUE
-                : m.frames().get(0)).thenComparingInt(Message::firstPsn));
+        sortByFirstFrame(messages);
         observations.sort(Comparator.comparingLong(o -> o.frame() == 0 ? Long.MAX_VALUE : o.frame()));
         flows = engine.flows();
         return this;
+    }
+
+    /**
+     * Sorts {@code messages} by first request frame, then first PSN (signed, as compared before), a
+     * message with no frame last; ties keep their order (a stable sort). Each key is read once: a
+     * message's frames are a primitive list that boxes every number it hands out (FrameNumbers), and a
+     * comparator reading them at every comparison boxed dozens of numbers per message on the GUI's
+     * millions of messages.
+     */
+    static void sortByFirstFrame(List<Message> messages) {
+        int n = messages.size();
+        long[] keys = new long[n];
+        int[] order = new int[n];
+        boolean sorted = true;
+        for (int i = 0; i < n; i++) {
+            Message m = messages.get(i);
+            long frame = m.frames().isEmpty() ? Integer.MAX_VALUE : m.frames().get(0);
+            keys[i] = frame << 32 | (m.firstPsn() ^ 0x8000_0000L) & 0xFFFF_FFFFL; // frames are never negative
+            order[i] = i;
+            sorted &= i == 0 || keys[i - 1] <= keys[i];
+        }
+        if (sorted) {
+            return;
+        }
+        mergeSort(order, new int[n], keys, 0, n);
+        Message[] byKey = new Message[n];
+        for (int i = 0; i < n; i++) {
+            byKey[i] = messages.get(order[i]);
+        }
+        for (int i = 0; i < n; i++) {
+            messages.set(i, byKey[i]);
+        }
+    }
+
+    /** Stable merge sort of {@code order[from, to)} by {@code keys[order[i]]}. */
+    private static void mergeSort(int[] order, int[] scratch, long[] keys, int from, int to) {
+        if (to - from <= 16) {
+            for (int i = from + 1; i < to; i++) { // insertion sort: stable, since it moves only past greater keys
+                int v = order[i];
+                int j = i - 1;
+                while (j >= from && keys[order[j]] > keys[v]) {
+                    order[j + 1] = order[j];
+                    j--;
+                }
+                order[j + 1] = v;
+            }
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        mergeSort(order, scratch, keys, from, mid);
+        mergeSort(order, scratch, keys, mid, to);
+        if (keys[order[mid - 1]] <= keys[order[mid]]) {
+            return; // already in order: common, since messages are handed out roughly as they begin
+        }
+        System.arraycopy(order, from, scratch, from, to - from);
+        int left = from;
+        int right = mid;
+        for (int i = from; i < to; i++) {
+            if (right >= to || (left < mid && keys[scratch[left]] <= keys[scratch[right]])) {
+                order[i] = scratch[left++];
+            } else {
+                order[i] = scratch[right++];
+            }
+        }
     }
 
     /** Time of the capture's last frame (any frame, RDMA or not), or Long.MIN_VALUE for an empty capture. */

@@ -114,11 +114,14 @@ public record Diagnosis(long captureEndNanos, List<Account> conversations) {
         if (first != null) {
             long at = first.firstFrame();
             Message last = null;
+            long lastBegun = Long.MIN_VALUE;
             for (Message m : messages) {
-                long begun = m.frames().isEmpty() ? Long.MAX_VALUE : m.frames().get(0);
-                if (begun < at && !m.frames().contains((int) at)
-                        && (last == null || begun > last.frames().get(0))) {
+                List<Integer> frames = m.frames();
+                long begun = frames.isEmpty() ? Long.MAX_VALUE : frames.get(0);
+                // The comparisons first: contains walks (and boxes) every frame of the message.
+                if (begun < at && (last == null || begun > lastBegun) && !frames.contains((int) at)) {
                     last = m;
+                    lastBegun = begun;
                 }
             }
             if (last != null) {
