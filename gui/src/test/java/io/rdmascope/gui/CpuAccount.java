@@ -14,7 +14,8 @@ import java.util.Map;
  * CPU time of every live thread of this JVM by thread id and name, and each collector's count and
  * time, at one instant; {@link #since} gives what was spent between two of them. For
  * {@link LoadTiming}: where a load's CPU goes. The JVM's own threads (GC workers, JIT compilers) are
- * not Java threads: they show only as the process's total less the Java threads' sum.
+ * not Java threads, and a thread that has ended is no longer listed: both show only as the process's
+ * total less the listed threads' sum.
  */
 record CpuAccount(Map<Long, String> names, Map<Long, Long> cpuNanos, Map<String, long[]> collectors, long processNanos) {
 
@@ -57,8 +58,9 @@ record CpuAccount(Map<Long, String> names, Map<Long, Long> cpuNanos, Map<String,
         }
         if (processNanos >= 0) {
             long process = processNanos - before.processNanos;
-            out.append(String.format(Locale.ROOT, "    %7.2f s  process; %.2f s of it in Java threads, %.2f s in the JVM's"
-                    + " own (GC, JIT compilers)%n", process / 1e9, threadsTotal / 1e9, (process - threadsTotal) / 1e9));
+            out.append(String.format(Locale.ROOT, "    %7.2f s  process; %.2f s of it in the Java threads above, %.2f s"
+                    + " in the JVM's own (GC, JIT compilers) and in threads that have ended (the replay's engine"
+                    + " thread)%n", process / 1e9, threadsTotal / 1e9, (process - threadsTotal) / 1e9));
         }
         collectors.forEach((name, now) -> {
             long[] then = before.collectors.getOrDefault(name, new long[2]);
