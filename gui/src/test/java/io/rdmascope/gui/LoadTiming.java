@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Measures what issue 7 asks of large files, in the real main window: the time from "open" to the
@@ -25,6 +26,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * ./rdmascope generate --scenario mixed_large --out /tmp/ml
  * gui/load-timing.sh /tmp/ml/mixed_large.pcap
  * </pre>
+ *
+ * <p>Each run also prints the CPU time every live thread of the JVM spent between "open" and the
+ * end of the replay, by thread name (the loader and the replay's dissection are both
+ * {@code rdmascope-background-N}: the one that ran longest after the index was complete is the replay),
+ * and the collectors' counts and times: where a slow load goes. {@code -DloadOnly=true} stops each
+ * run there, without the filter and sort that follow;
+ * {@code -Dhistogram=N} prints the heap's N largest classes at that point.
  */
 public final class LoadTiming {
     private LoadTiming() {
@@ -77,6 +85,8 @@ public final class LoadTiming {
         AtomicLong indexedAt = new AtomicLong();
         AtomicLong replayedAt = new AtomicLong();
         AtomicLong worstTick = new AtomicLong();
+        AtomicReference<CpuAccount> cpuAtReplayDone = new AtomicReference<>();
+        CpuAccount cpuAtOpen = CpuAccount.now();
         MainViewModel[] vm = new MainViewModel[1];
         Stage[] stage = new Stage[1];
         CompletableFuture<Void> shown = new CompletableFuture<>();
@@ -96,6 +106,7 @@ public final class LoadTiming {
             vm[0].analysis().addListener((o, was, now) -> {
                 if (now != null) {
                     replayedAt.set(System.nanoTime());
+                    cpuAtReplayDone.set(CpuAccount.now());
                     replayed.countDown();
                 }
             });
@@ -146,6 +157,22 @@ public final class LoadTiming {
             throw new IllegalStateException("replay did not finish");
         }
         ticker.join();
+        System.out.printf(Locale.ROOT, "run %d: CPU from open to replay done (%.3f s of wall)%n%s", run,
+                (replayedAt.get() - openedAt.get()) / 1e9, cpuAtReplayDone.get().since(cpuAtOpen));
+        int histogramLines = Integer.getInteger("histogram", 0);
+        if (histogramLines > 0) {
+            // what the heap holds once the analysis is shown (a full GC first, as jcmd GC.class_histogram does)
+            String histogram = (String) java.lang.management.ManagementFactory.getPlatformMBeanServer().invoke(
+                    new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
+                    new Object[] {new String[0]}, new String[] {String[].class.getName()});
+            histogram.lines().limit(histogramLines + 3L).forEach(System.out::println);
+        }
+        if (Boolean.getBoolean("loadOnly")) {
+            System.out.printf(Locale.ROOT, "run %d: %,d frames; first rows drawn %.3f s; fully indexed %.3f s; "
+                            + "replay done %.3f s%n", run, vm[0].index().count(), (firstRowsDrawn.get() - openedAt.get()) / 1e9,
+                    (indexedAt.get() - openedAt.get()) / 1e9, (replayedAt.get() - openedAt.get()) / 1e9);
+            return;
+        }
         // then a display filter over every frame, and a sort by Info
         long filterNanos = timed(vm[0], () -> vm[0].filterBar().apply("infiniband.bth.opcode == 17"));
         int acks = onFx(() -> vm[0].packetList().rows().size());

@@ -21,8 +21,11 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 
 /**
  * Replays a capture through the replay engine on a background thread, following a {@link FrameIndex}
@@ -119,13 +122,52 @@ public final class AnalysisRunner {
             all.sort(Comparator.comparingLong(o -> o.frame() == 0 ? Long.MAX_VALUE : o.frame()));
             observations = List.copyOf(all);
         }
+        // What is built from the finished replay goes on two threads: once the replay has ended its
+        // engine thread is idle, and on 10 M frames these steps took seconds one after the other
+        // (Diagnosis.of about 2 s of CPU, FrameAnalysis.of and the frame-to-conversation map about 1 s;
+        // docs/performance.md, "Issue 18: the GUI's load of 10 M frames"). Both only read the result.
+        FutureTask<FrameAnalysis> perFrameTask = new FutureTask<>(() -> FrameAnalysis.of(result).withOperations(operations));
+        FutureTask<int[]> conversationTask = new FutureTask<>(() -> conversationsOf(frames, result::conversationOf, flows));
+        Thread beside = new Thread(() -> {
+            perFrameTask.run();
+            conversationTask.run();
+        }, "rdmascope-analysis");
+        beside.setDaemon(true);
+        beside.setPriority(Thread.currentThread().getPriority());
+        beside.start();
         List<Finding> findings = Rules.evaluate(observations, rules);
         Diagnosis diagnosis = Diagnosis.of(result, findings);
-        FrameAnalysis perFrame = FrameAnalysis.of(result).withOperations(operations);
-        int[] conversationOf = conversationsOf(frames, perFrame, flows);
+        FrameAnalysis perFrame = joined(perFrameTask);
+        int[] conversationOf = joined(conversationTask);
         progress.update(frames);
         return new CaptureAnalysis(flows, messages, observations, findings, perFrame, conversationOf, diagnosis,
                 System.nanoTime() - start);
+    }
+
+    /** The task's value once it has run; what it threw, thrown here (the caller's "Replay failed"). */
+    private static <T> T joined(FutureTask<T> task) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return task.get();
+                } catch (InterruptedException e) {
+                    interrupted = true; // the task is short and reads only the finished replay: wait for it
+                }
+            }
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private static void sleep() {
@@ -137,17 +179,18 @@ public final class AnalysisRunner {
     }
 
     /**
-     * Conversation of every frame, as the engine placed it ({@link FrameAnalysis#conversationOf}): by
+     * Conversation of every frame, as the engine placed it ({@link FrameAnalysis#conversationOf}, which
+     * is {@link ReplayResult#conversationOf}, the function given here): by
      * frame number, the index into {@code flows} plus one, 0 for frames the engine placed nowhere.
      */
-    static int[] conversationsOf(int frames, FrameAnalysis perFrame, List<Flow> flows) {
+    static int[] conversationsOf(int frames, LongFunction<String> conversationOfFrame, List<Flow> flows) {
         Map<String, Integer> flowIndex = new HashMap<>();
         for (int i = 0; i < flows.size(); i++) {
             flowIndex.put(flows.get(i).conversation(), i + 1);
         }
         int[] conv = new int[frames + 1];
         for (int f = 1; f <= frames; f++) {
-            String id = perFrame.conversationOf(f);
+            String id = conversationOfFrame.apply(f);
             if (id != null) {
                 conv[f] = flowIndex.getOrDefault(id, 0);
             }
