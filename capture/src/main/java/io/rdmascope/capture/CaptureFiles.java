@@ -50,6 +50,11 @@ public final class CaptureFiles {
      * get a window of their own). Small windows exist for tests of the windowing on small files.
      */
     public static PacketSource open(Path path, long windowBytes) throws IOException {
+        return open(path, windowBytes, MappedCaptureBytes.TOUCH_AHEAD_FROM);
+    }
+
+    /** As {@link #open(Path, long)}, touching pages ahead of the reader from {@code touchAheadFrom} bytes on. */
+    static PacketSource open(Path path, long windowBytes, long touchAheadFrom) throws IOException {
         String name = path.toString();
         if (!Files.isRegularFile(path) && Files.exists(path)) {
             // Pipes and devices (/dev/stdin, a shell's <(zcat ...)) cannot be mapped: stream them.
@@ -63,7 +68,7 @@ public final class CaptureFiles {
                 channel.close();
                 return gzip(name, Files.newInputStream(path));
             }
-            return detect(new MappedCaptureBytes(name, channel, windowBytes));
+            return detect(new MappedCaptureBytes(name, channel, windowBytes, touchAheadFrom));
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;

@@ -28,8 +28,20 @@ final class MappedCaptureBytes extends CaptureBytes {
     private ByteBuffer littleEndian;
     /** Capture position just past the window. */
     private long end;
+    /** Touches pages ahead of the reader; null for files too small to pay for a thread. */
+    private final PageToucher toucher;
+    /** Capture position at which the reader next tells the toucher where it is. */
+    private long nextReport;
+
+    /** Files from this size on get a {@link PageToucher} (its thread costs about what 1 MB of faults do). */
+    static final long TOUCH_AHEAD_FROM = 64L << 20;
 
     MappedCaptureBytes(String name, FileChannel channel, long windowSize) throws IOException {
+        this(name, channel, windowSize, TOUCH_AHEAD_FROM);
+    }
+
+    /** As above, touching pages ahead once the file has {@code touchAheadFrom} bytes (tests use small files). */
+    MappedCaptureBytes(String name, FileChannel channel, long windowSize, long touchAheadFrom) throws IOException {
         super(name);
         if (windowSize < 1 || windowSize > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("window size must be 1 .. 2^31-1 bytes: " + windowSize);
@@ -37,6 +49,8 @@ final class MappedCaptureBytes extends CaptureBytes {
         this.channel = channel;
         this.size = channel.size();
         this.windowSize = windowSize;
+        this.toucher = size >= touchAheadFrom ? new PageToucher(name) : null;
+        this.nextReport = toucher == null ? Long.MAX_VALUE : 0;
         map(0, (int) Math.min(windowSize, size));
     }
 
@@ -47,6 +61,9 @@ final class MappedCaptureBytes extends CaptureBytes {
         ordered = order == ByteOrder.LITTLE_ENDIAN ? littleEndian : window;
         base = at;
         end = at + len;
+        if (toucher != null) {
+            toucher.window(mapped, at);
+        }
     }
 
     @Override
@@ -72,6 +89,10 @@ final class MappedCaptureBytes extends CaptureBytes {
     @Override
     Frame frame(long number, long timeNanos, int capturedLength, int wireLength, int linkType, int interfaceId,
                 long dataPos) {
+        if (dataPos >= nextReport) {
+            toucher.readerAt(dataPos); // once a megabyte: one comparison per frame otherwise
+            nextReport = dataPos + PageToucher.STEP;
+        }
         return new Frame(number, timeNanos, capturedLength, wireLength, linkType, interfaceId, window,
                 (int) (dataPos - base));
     }
@@ -89,6 +110,9 @@ final class MappedCaptureBytes extends CaptureBytes {
 
     @Override
     void close() throws IOException {
+        if (toucher != null) {
+            toucher.close();
+        }
         channel.close();
     }
 }

@@ -74,6 +74,25 @@ public final class RdmaContext {
         return scratch;
     }
 
+    /** Bytes of ICRC input (masked headers and payload) that {@link #icrcInput()} holds. */
+    public static final int ICRC_INPUT_BYTES = 1024;
+
+    private byte[] icrcInput;
+
+    /**
+     * A reused array for a whole frame's ICRC input, masked headers followed by the payload, so the CRC runs
+     * in one call: the CRC-32 intrinsic works byte by byte on its first tens of bytes (it folds 16 at a time
+     * only once aligned and long enough), so two calls, headers then payload, cost about 40 ns a frame more
+     * than one over both (issue 18, docs/performance.md). Made on first use: only dissections that check an
+     * ICRC pay its kilobyte.
+     */
+    public byte[] icrcInput() {
+        if (icrcInput == null) {
+            icrcInput = new byte[ICRC_INPUT_BYTES];
+        }
+        return icrcInput;
+    }
+
     public CRC32 crc32() {
         return crc32;
     }

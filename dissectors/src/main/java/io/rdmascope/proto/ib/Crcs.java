@@ -101,13 +101,17 @@ public final class Crcs {
     }
 
     private static long crc32Masked(Dissection d, RdmaContext r) {
-        byte[] s = r.scratch();
         int n = 0;
         int start = r.coverageStart;
         int headerEnd = r.bthStart + 12;
-        if (headerEnd - start + 8 > s.length) {
+        if (headerEnd - start + 8 > r.scratch().length) {
             return -1; // headers too long to mask (IPv6 extension chains): treated as not matching
         }
+        // Masked headers and payload in one array when they fit, so the CRC is one call (see icrcInput).
+        int payloadBytes = r.icrcOffset - headerEnd;
+        boolean whole = payloadBytes >= 0
+                && Math.max(0, headerEnd - start) + 8 + payloadBytes <= RdmaContext.ICRC_INPUT_BYTES;
+        byte[] s = whole ? r.icrcInput() : r.scratch();
         if (r.encapsulation != RdmaContext.Encapsulation.INFINIBAND) {
             for (int i = 0; i < 8; i++) {
                 s[n++] = (byte) 0xFF; // stands in for the LRH RoCE does not have
@@ -154,6 +158,11 @@ public final class Crcs {
         s[n - 12 + 4] = (byte) 0xFF;                         // BTH byte 4: FECN, BECN, reserved
         CRC32 crc = r.crc32();
         crc.reset();
+        if (whole) {
+            d.buffer().get(d.base() + headerEnd, s, n, payloadBytes);
+            crc.update(s, 0, n + payloadBytes);
+            return crc.getValue();
+        }
         crc.update(s, 0, n);
         ByteBuffer view = r.view(d.buffer());
         int from = d.base() + headerEnd;

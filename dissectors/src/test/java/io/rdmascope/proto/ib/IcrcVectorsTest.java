@@ -67,6 +67,22 @@ class IcrcVectorsTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({"ROCE_V2_IPV4", "ROCE_V2_IPV6", "ROCE_V1", "IB_LOCAL", "IB_GLOBAL"})
+    @DisplayName("payloads on both sides of the one-array CRC input verify good, and bad when corrupt")
+    void payloadsAroundTheOneArrayInputVerify(String encapsulation) {
+        // Up to RdmaContext.ICRC_INPUT_BYTES of masked headers and payload go through the CRC in one call,
+        // longer ones in two (headers, then the payload from the frame): the headers take 48 to 136 bytes here.
+        int limit = io.rdmascope.dissect.RdmaContext.ICRC_INPUT_BYTES;
+        for (int length = limit - 140; length <= limit + 4; length++) {
+            assertEquals(Crcs.STATUS_GOOD, Crcs.icrcStatus(Frames.dissect(ucSendOnly(encapsulation, length)
+                    .buildPacket())), encapsulation + " payload " + length);
+            assertEquals(Crcs.STATUS_BAD, Crcs.icrcStatus(Frames.dissect(ucSendOnly(encapsulation, length)
+                    .corruptIcrc().buildPacket())), encapsulation + " corrupt, payload " + length);
+        }
+        assertEquals(Crcs.STATUS_GOOD, Crcs.icrcStatus(Frames.dissect(ucSendOnly(encapsulation, 4000).buildPacket())));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"ROCE_V2_IPV4", "ROCE_V2_IPV6", "ROCE_V1", "IB_LOCAL", "IB_GLOBAL"})
     @DisplayName("a packet built with a corrupt ICRC verifies bad, while its VCRC (native IB) stays good")
     void corruptIcrcVerifiesBad(String encapsulation) {
         Dissection d = Frames.dissect(ucSendOnly(encapsulation, 5).corruptIcrc().buildPacket());
