@@ -74,7 +74,7 @@ final class Channel {
     private int unseenReadAnsweredTo = -1;
 
     private final ArrayDeque<MessageBuilder> outstanding = new ArrayDeque<>();
-    private final ArrayDeque<MessageBuilder> recent = new ArrayDeque<>();
+    private final RecentMessages recent = new RecentMessages();
     /** SEND or WRITE whose FIRST was seen and LAST not yet. */
     private MessageBuilder open;
 
@@ -572,10 +572,9 @@ final class Channel {
 
     /** A completed message the requester sends more of: it completes again at the next answer. */
     private void reopen(MessageBuilder m) {
-        if (Message.COMPLETED.equals(m.status) && !m.emitted && recent.remove(m)) {
+        if (Message.COMPLETED.equals(m.status()) && !m.emitted() && recent.remove(m)) {
             conversation.ackUndone(m);
-            m.status = Message.INCOMPLETE;
-            m.clearCompletion();
+            m.reopen();
             reinsert(m);
         }
     }
@@ -796,7 +795,7 @@ final class Channel {
         m.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
         m.bytes = m.distinctBytes();
         reopen(m);
-        if (m.status.equals(Message.INCOMPLETE) && !outstanding.contains(m)) {
+        if (m.status().equals(Message.INCOMPLETE) && !outstanding.contains(m)) {
             reinsert(m);
         }
         finishClosed(m, p, p.opcode.operation());
@@ -832,7 +831,7 @@ final class Channel {
             }
         }
         for (MessageBuilder m : recent) {
-            if (m.newestPsn == psn && m.lastMissing && !m.emitted) {
+            if (m.newestPsn == psn && m.lastMissing && !m.emitted()) {
                 return m; // acknowledged as far as the capture showed it; its LAST comes now
             }
         }
@@ -844,7 +843,7 @@ final class Channel {
             }
         }
         for (MessageBuilder m : recent) {
-            if (m.lastMissing && !m.emitted && writeSpans(m, next)) {
+            if (m.lastMissing && !m.emitted() && writeSpans(m, next)) {
                 return m;
             }
         }
@@ -945,8 +944,7 @@ final class Channel {
             head.invalidatedRkey = tail.invalidatedRkey;
         }
         head.firstTimeNanos = Math.min(head.firstTimeNanos, tail.firstTimeNanos);
-        head.status = Message.INCOMPLETE;
-        head.clearCompletion();
+        head.reopen();
     }
 
     /**
@@ -1902,7 +1900,7 @@ final class Channel {
             int last = m.lastMissing ? lastMissingEnd(m) : m.lastPsn;
             if (!m.kind.answeredByResponse() && m.closed && !m.finished() && Psn.diff(last, psn) <= 0) {
                 it.remove();
-                m.completionAckPsn = byAck ? p.psn : -1;
+                m.completionAckPsn(byAck ? p.psn : -1);
                 if (byAck) {
                     conversation.ackCompleted(m, p.frame, p.psn);
                 }
@@ -2170,7 +2168,7 @@ final class Channel {
     private void retire(MessageBuilder m) {
         recent.addLast(m);
         while (recent.size() > limits.recentMessages()) {
-            conversation.emit(recent.pollFirst(), side);
+            recent.handOutFirst(conversation, side);
         }
     }
 
@@ -2233,7 +2231,7 @@ final class Channel {
             retire(m);
         }
         while (!recent.isEmpty()) {
-            conversation.emit(recent.pollFirst(), side);
+            recent.handOutFirst(conversation, side);
         }
     }
 }

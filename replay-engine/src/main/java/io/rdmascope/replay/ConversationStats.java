@@ -72,7 +72,7 @@ final class ConversationStats {
     void completed(int side, MessageBuilder m) {
         messages[side]++;
         messageBytes[side] += m.bytes;
-        if (m.hasCompletion) {
+        if (m.hasCompletion()) {
             goodput.add(m.firstTimeNanos + m.latencyNanos, m.bytes);
             LatencyHistogram byKind = latencyByKind[m.kind.ordinal()];
             if (byKind == null) {
