@@ -53,6 +53,8 @@ final class Channel {
     final int side;
     private final Transport transport;
     private final ReplayLimits limits;
+    /** The listener takes messages as {@link Message}s, which list their response frames. */
+    private final boolean keepsResponseFrames;
 
     private boolean started;
     /** UC: the packet being assembled continues a message whose FIRST the gap before it skipped. */
@@ -148,7 +150,18 @@ final class Channel {
         this.side = side;
         this.transport = transport;
         this.limits = limits;
+        this.keepsResponseFrames = conversation.keepsMessages();
         java.util.Arrays.fill(recentResponseNanos, -1);
+    }
+
+    /**
+     * Lists response frame {@code p} on {@code m}: only a {@link Message} shows the list, so a replay whose
+     * listener only counts messages ({@link ReplayListener#keepsMessages}) keeps none.
+     */
+    private void responseFrame(MessageBuilder m, PacketFacts p) {
+        if (keepsResponseFrames) {
+            m.addResponseFrame((int) p.frame);
+        }
     }
 
     private Endpoint requester() {
@@ -2004,7 +2017,7 @@ final class Channel {
         for (MessageBuilder m : outstanding) {
             if ((m.kind == MessageKind.COMPARE_SWAP || m.kind == MessageKind.FETCH_ADD) && m.firstPsn == p.psn) {
                 acknowledgeThrough(Psn.add(p.psn, -1), p);
-                m.addResponseFrame((int) p.frame);
+                responseFrame(m, p);
                 outstanding.remove(m);
                 m.finish(Message.COMPLETED, p.frame, p.timeNanos);
                 countCompleted(m);
@@ -2015,7 +2028,7 @@ final class Channel {
         for (MessageBuilder m : recent) {
             if ((m.kind == MessageKind.COMPARE_SWAP || m.kind == MessageKind.FETCH_ADD) && m.firstPsn == p.psn) {
                 acknowledgeThrough(Psn.add(p.psn, -1), p);
-                m.addResponseFrame((int) p.frame); // a duplicate atomic answered from the saved result (R2.1)
+                responseFrame(m, p); // a duplicate atomic answered from the saved result (R2.1)
                 return;
             }
         }
@@ -2047,7 +2060,7 @@ final class Channel {
                 if (starts) {
                     acknowledgeThrough(Psn.add(p.psn, -1), p); // it still implies an ACK of what precedes it (R3.2)
                 }
-                done.addResponseFrame((int) p.frame);
+                responseFrame(done, p);
                 countReadBytes(done, p);
                 return;
             }
@@ -2097,7 +2110,7 @@ final class Channel {
         if (m.newestResponsePsn < 0 || Psn.diff(p.psn, m.newestResponsePsn) > 0) {
             m.newestResponsePsn = p.psn; // the newest in PSN order: a re-read goes back, and wraps again only past it
         }
-        m.addResponseFrame((int) p.frame);
+        responseFrame(m, p);
         countReadBytes(m, p);
         if (m.kind == MessageKind.READ) {
             m.markResponded(Psn.diff(p.psn, m.firstPsn));

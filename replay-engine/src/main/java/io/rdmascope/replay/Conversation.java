@@ -88,6 +88,11 @@ final class Conversation {
         this.limits = limits;
     }
 
+    /** Whether the listener takes each message as a {@link Message} ({@link ReplayListener#keepsMessages}). */
+    boolean keepsMessages() {
+        return listenerKeepsMessages;
+    }
+
     Endpoint endpoint(int side) {
         return endpoints[side];
     }
