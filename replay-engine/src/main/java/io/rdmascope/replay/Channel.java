@@ -641,7 +641,7 @@ final class Channel {
     private void countCompleted(MessageBuilder m) {
         if (!m.counted) {
             m.counted = true;
-            conversation.stats.completed(side, m);
+            conversation.completed(side, m);
         }
     }
 

@@ -72,6 +72,8 @@ final class Conversation {
     static final class CaptureState {
         /** Some responder acknowledged PSNs the capture never showed: the capture drops packets. */
         boolean missesPackets;
+        /** Completed messages not yet in their conversation's statistics (shared for the same replay). */
+        final CompletionLog completions = new CompletionLog();
     }
 
     final CaptureState capture;
@@ -370,7 +372,13 @@ final class Conversation {
         }
     }
 
+    /** A message of side {@code side}'s requester completed (or ended): into the statistics, by way of the log. */
+    void completed(int side, MessageBuilder m) {
+        capture.completions.add(stats, side, m);
+    }
+
     Flow flow() {
+        capture.completions.flush(); // every conversation's statistics complete before any is read
         Map<MessageKind, Flow.Latency> byKind = new EnumMap<>(MessageKind.class);
         for (MessageKind kind : MessageKind.values()) {
             if (stats.latencyByKind[kind.ordinal()] != null) {
