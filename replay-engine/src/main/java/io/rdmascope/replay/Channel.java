@@ -53,6 +53,8 @@ final class Channel {
     final int side;
     private final Transport transport;
     private final ReplayLimits limits;
+    /** The listener takes messages as {@link Message}s, which list their response frames. */
+    private final boolean keepsResponseFrames;
 
     private boolean started;
     /** UC: the packet being assembled continues a message whose FIRST the gap before it skipped. */
@@ -74,7 +76,7 @@ final class Channel {
     private int unseenReadAnsweredTo = -1;
 
     private final ArrayDeque<MessageBuilder> outstanding = new ArrayDeque<>();
-    private final ArrayDeque<MessageBuilder> recent = new ArrayDeque<>();
+    private final RecentMessages recent = new RecentMessages();
     /** SEND or WRITE whose FIRST was seen and LAST not yet. */
     private MessageBuilder open;
 
@@ -148,7 +150,18 @@ final class Channel {
         this.side = side;
         this.transport = transport;
         this.limits = limits;
+        this.keepsResponseFrames = conversation.keepsMessages();
         java.util.Arrays.fill(recentResponseNanos, -1);
+    }
+
+    /**
+     * Lists response frame {@code p} on {@code m}: only a {@link Message} shows the list, so a replay whose
+     * listener only counts messages ({@link ReplayListener#keepsMessages}) keeps none.
+     */
+    private void responseFrame(MessageBuilder m, PacketFacts p) {
+        if (keepsResponseFrames) {
+            m.addResponseFrame((int) p.frame);
+        }
     }
 
     private Endpoint requester() {
@@ -572,10 +585,9 @@ final class Channel {
 
     /** A completed message the requester sends more of: it completes again at the next answer. */
     private void reopen(MessageBuilder m) {
-        if (Message.COMPLETED.equals(m.status) && !m.emitted && recent.remove(m)) {
+        if (Message.COMPLETED.equals(m.status()) && !m.emitted() && recent.remove(m)) {
             conversation.ackUndone(m);
-            m.status = Message.INCOMPLETE;
-            m.clearCompletion();
+            m.reopen();
             reinsert(m);
         }
     }
@@ -629,7 +641,7 @@ final class Channel {
     private void countCompleted(MessageBuilder m) {
         if (!m.counted) {
             m.counted = true;
-            conversation.stats.completed(side, m);
+            conversation.completed(side, m);
         }
     }
 
@@ -796,7 +808,7 @@ final class Channel {
         m.addFrame(p.frame, p.timeNanos, p.psn, p.payloadLength);
         m.bytes = m.distinctBytes();
         reopen(m);
-        if (m.status.equals(Message.INCOMPLETE) && !outstanding.contains(m)) {
+        if (m.status().equals(Message.INCOMPLETE) && !outstanding.contains(m)) {
             reinsert(m);
         }
         finishClosed(m, p, p.opcode.operation());
@@ -832,7 +844,7 @@ final class Channel {
             }
         }
         for (MessageBuilder m : recent) {
-            if (m.newestPsn == psn && m.lastMissing && !m.emitted) {
+            if (m.newestPsn == psn && m.lastMissing && !m.emitted()) {
                 return m; // acknowledged as far as the capture showed it; its LAST comes now
             }
         }
@@ -844,7 +856,7 @@ final class Channel {
             }
         }
         for (MessageBuilder m : recent) {
-            if (m.lastMissing && !m.emitted && writeSpans(m, next)) {
+            if (m.lastMissing && !m.emitted() && writeSpans(m, next)) {
                 return m;
             }
         }
@@ -945,8 +957,7 @@ final class Channel {
             head.invalidatedRkey = tail.invalidatedRkey;
         }
         head.firstTimeNanos = Math.min(head.firstTimeNanos, tail.firstTimeNanos);
-        head.status = Message.INCOMPLETE;
-        head.clearCompletion();
+        head.reopen();
     }
 
     /**
@@ -1902,7 +1913,7 @@ final class Channel {
             int last = m.lastMissing ? lastMissingEnd(m) : m.lastPsn;
             if (!m.kind.answeredByResponse() && m.closed && !m.finished() && Psn.diff(last, psn) <= 0) {
                 it.remove();
-                m.completionAckPsn = byAck ? p.psn : -1;
+                m.completionAckPsn(byAck ? p.psn : -1);
                 if (byAck) {
                     conversation.ackCompleted(m, p.frame, p.psn);
                 }
@@ -2006,7 +2017,7 @@ final class Channel {
         for (MessageBuilder m : outstanding) {
             if ((m.kind == MessageKind.COMPARE_SWAP || m.kind == MessageKind.FETCH_ADD) && m.firstPsn == p.psn) {
                 acknowledgeThrough(Psn.add(p.psn, -1), p);
-                m.addResponseFrame((int) p.frame);
+                responseFrame(m, p);
                 outstanding.remove(m);
                 m.finish(Message.COMPLETED, p.frame, p.timeNanos);
                 countCompleted(m);
@@ -2017,7 +2028,7 @@ final class Channel {
         for (MessageBuilder m : recent) {
             if ((m.kind == MessageKind.COMPARE_SWAP || m.kind == MessageKind.FETCH_ADD) && m.firstPsn == p.psn) {
                 acknowledgeThrough(Psn.add(p.psn, -1), p);
-                m.addResponseFrame((int) p.frame); // a duplicate atomic answered from the saved result (R2.1)
+                responseFrame(m, p); // a duplicate atomic answered from the saved result (R2.1)
                 return;
             }
         }
@@ -2049,7 +2060,7 @@ final class Channel {
                 if (starts) {
                     acknowledgeThrough(Psn.add(p.psn, -1), p); // it still implies an ACK of what precedes it (R3.2)
                 }
-                done.addResponseFrame((int) p.frame);
+                responseFrame(done, p);
                 countReadBytes(done, p);
                 return;
             }
@@ -2099,7 +2110,7 @@ final class Channel {
         if (m.newestResponsePsn < 0 || Psn.diff(p.psn, m.newestResponsePsn) > 0) {
             m.newestResponsePsn = p.psn; // the newest in PSN order: a re-read goes back, and wraps again only past it
         }
-        m.addResponseFrame((int) p.frame);
+        responseFrame(m, p);
         countReadBytes(m, p);
         if (m.kind == MessageKind.READ) {
             m.markResponded(Psn.diff(p.psn, m.firstPsn));
@@ -2170,7 +2181,7 @@ final class Channel {
     private void retire(MessageBuilder m) {
         recent.addLast(m);
         while (recent.size() > limits.recentMessages()) {
-            conversation.emit(recent.pollFirst(), side);
+            recent.handOutFirst(conversation, side);
         }
     }
 
@@ -2233,7 +2244,7 @@ final class Channel {
             retire(m);
         }
         while (!recent.isEmpty()) {
-            conversation.emit(recent.pollFirst(), side);
+            recent.handOutFirst(conversation, side);
         }
     }
 }

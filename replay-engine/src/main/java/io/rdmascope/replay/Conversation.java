@@ -72,6 +72,8 @@ final class Conversation {
     static final class CaptureState {
         /** Some responder acknowledged PSNs the capture never showed: the capture drops packets. */
         boolean missesPackets;
+        /** Completed messages not yet in their conversation's statistics (shared for the same replay). */
+        final CompletionLog completions = new CompletionLog();
     }
 
     final CaptureState capture;
@@ -86,6 +88,11 @@ final class Conversation {
         this.listener = listener;
         this.listenerKeepsMessages = listener.keepsMessages();
         this.limits = limits;
+    }
+
+    /** Whether the listener takes each message as a {@link Message} ({@link ReplayListener#keepsMessages}). */
+    boolean keepsMessages() {
+        return listenerKeepsMessages;
     }
 
     Endpoint endpoint(int side) {
@@ -158,16 +165,39 @@ final class Conversation {
 
     /** Turns a finished (or, at the end, unfinished) message of side {@code side}'s requester into output. */
     void emit(MessageBuilder m, int side) {
-        if (m.emitted) {
+        if (m.emitted()) {
             return;
         }
-        m.emitted = true;
-        if (m.ackCountedFrame >= 0 && !(m.hasCompletion && m.completionFrame == m.ackCountedFrame
-                && m.completionAckPsn >= 0 && Message.COMPLETED.equals(m.status))) {
+        m.markEmitted();
+        long ackFrame = m.ackCountedFrame();
+        if (ackFrame >= 0 && (m.handOutFlags() & RecentMessages.FINAL_AT_ACK) == 0) {
             ackUndone(m); // final now, and not as that ACK's completion
-        } else if (m.ackCountedFrame >= 0) {
-            ackFinal(m);
+        } else if (ackFrame >= 0) {
+            ackFinal(ackFrame);
         }
+        deliver(m, side);
+    }
+
+    /**
+     * {@link #emit} for a message leaving its only placement among the recent messages, with the hand-out
+     * fields they kept for it ({@code ackFrame}, {@code flags}: {@link MessageBuilder#handOutFlags}): a
+     * listener that only counts is told without this builder being read.
+     */
+    void handOut(MessageBuilder m, int side, long ackFrame, byte flags) {
+        if ((flags & RecentMessages.EMITTED) != 0) {
+            return;
+        }
+        boolean undone = ackFrame >= 0 && (flags & RecentMessages.FINAL_AT_ACK) == 0;
+        m.markEmittedLeaving(undone);
+        if (undone) {
+            ackUndone(ackFrame); // final now, and not as that ACK's completion
+        } else if (ackFrame >= 0) {
+            ackFinal(ackFrame);
+        }
+        deliver(m, side);
+    }
+
+    private void deliver(MessageBuilder m, int side) {
         if (!listenerKeepsMessages) {
             listener.messageCounted();
             return;
@@ -176,8 +206,8 @@ final class Conversation {
         Endpoint to = endpoints[1 - side];
         listener.message(new Message(id, from.addressText, to.addressText, from.qpn < 0 ? null : from.qpnBoxed(),
                 to.qpn, m.kind, transport, m.firstPsn, m.lastPsn, m.bytes, m.frameList(), m.responseFrameList(),
-                m.hasCompletion ? Integer.valueOf(m.completionFrame) : null,
-                m.hasCompletion ? Long.valueOf(m.latencyNanos) : null, m.status, m.immediate, m.invalidatedRkey,
+                m.hasCompletion() ? Integer.valueOf(m.completionFrame()) : null,
+                m.hasCompletion() ? Long.valueOf(m.latencyNanos) : null, m.status(), m.immediate, m.invalidatedRkey,
                 m.firstMissing || m.lastMissing || m.psnsMissing ? Boolean.TRUE : null));
     }
 
@@ -201,20 +231,25 @@ final class Conversation {
      * ended otherwise): that ACK's count goes down, if its slot is still in the window.
      */
     void ackUndone(MessageBuilder m) {
-        if (m.ackCountedFrame < 0) {
+        if (m.ackCountedFrame() < 0) {
             return;
         }
-        int slot = findAckSlot(m.ackCountedFrame);
+        ackUndone(m.ackCountedFrame());
+        m.ackCountedFrame(-1);
+    }
+
+    /** The count of the ACK in {@code frame}, if its slot is still in the window, goes down by one message. */
+    private void ackUndone(long frame) {
+        int slot = findAckSlot(frame);
         if (slot >= 0) {
             ackCount[slot]--;
             ackPending[slot]--;
         }
-        m.ackCountedFrame = -1;
     }
 
-    /** Message {@code m}, counted toward its ACK, is final: its ACK's slot no longer waits for it. */
-    private void ackFinal(MessageBuilder m) {
-        int slot = findAckSlot(m.ackCountedFrame);
+    /** A message counted toward the ACK in {@code frame} is final: that ACK's slot no longer waits for it. */
+    private void ackFinal(long frame) {
+        int slot = findAckSlot(frame);
         if (slot >= 0) {
             ackPending[slot]--;
         }
@@ -265,7 +300,7 @@ final class Conversation {
     /** Message {@code m} completed by the ACK in {@code frame}. */
     void ackCompleted(MessageBuilder m, long frame, int psn) {
         ackUndone(m);
-        m.ackCountedFrame = frame;
+        m.ackCountedFrame(frame);
         // ACKs mostly come in frame order, so the search (newest first, over a window that fits in a few
         // cache lines) is rare and short.
         int slot = findAckSlot(frame);
@@ -337,7 +372,13 @@ final class Conversation {
         }
     }
 
+    /** A message of side {@code side}'s requester completed (or ended): into the statistics, by way of the log. */
+    void completed(int side, MessageBuilder m) {
+        capture.completions.add(stats, side, m);
+    }
+
     Flow flow() {
+        capture.completions.flush(); // every conversation's statistics complete before any is read
         Map<MessageKind, Flow.Latency> byKind = new EnumMap<>(MessageKind.class);
         for (MessageKind kind : MessageKind.values()) {
             if (stats.latencyByKind[kind.ordinal()] != null) {

@@ -69,17 +69,22 @@ final class ConversationStats {
         lastNanos = Math.max(lastNanos, timeNanos);
     }
 
-    void completed(int side, MessageBuilder m) {
+    /** Completions of this conversation waiting in the shared {@link CompletionLog}: its first and last entry, -1 none. */
+    int pendingHead = -1;
+    int pendingTail = -1;
+
+    /** A completed (or ended) message of side {@code side}'s requester, of kind ordinal {@code kind}: counted, with its latency and goodput. */
+    void add(int side, int kind, long bytes, boolean hasCompletion, long completedAtNanos, long latencyNanos) {
         messages[side]++;
-        messageBytes[side] += m.bytes;
-        if (m.hasCompletion) {
-            goodput.add(m.firstTimeNanos + m.latencyNanos, m.bytes);
-            LatencyHistogram byKind = latencyByKind[m.kind.ordinal()];
+        messageBytes[side] += bytes;
+        if (hasCompletion) {
+            goodput.add(completedAtNanos, bytes);
+            LatencyHistogram byKind = latencyByKind[kind];
             if (byKind == null) {
                 byKind = new LatencyHistogram();
-                latencyByKind[m.kind.ordinal()] = byKind;
+                latencyByKind[kind] = byKind;
             }
-            byKind.add(m.latencyNanos);
+            byKind.add(latencyNanos);
         }
     }
 

@@ -51,16 +51,21 @@ final class MessageBuilder {
     int newestResponsePsn = -1;
     /** Pad-count violation found: bytes were counted from the DMA length instead. */
     boolean padFixed;
-    String status = Message.INCOMPLETE;
+    /*
+     * What the hand-out reads (status, completion, completionAckPsn, ackCountedFrame, emitted) changes only
+     * through methods here, which refresh the copy the recent messages keep of it (RecentMessages): a
+     * counting replay's hand-out reads that copy, not this builder.
+     */
+    private String status = Message.INCOMPLETE;
     /**
      * The frame that completed it and the latency, meaningful only while {@link #hasCompletion}: kept as
      * primitives (boxed once, when the message is handed out) since a builder often outlives a GC cycle
      * and a reference stored into an old object pays a G1 write barrier with a fence.
      */
-    boolean hasCompletion;
-    int completionFrame;
+    private boolean hasCompletion;
+    private int completionFrame;
     long latencyNanos;
-    boolean emitted;
+    private boolean emitted;
     /** The capture misses its FIRST (the message started in a PSN gap or before the capture). */
     boolean firstMissing;
     /** Closed by the next message while its LAST sat in a PSN gap: the capture may show that LAST late. */
@@ -70,9 +75,12 @@ final class MessageBuilder {
     /** A PSN inside its range was acknowledged without the capture showing it. */
     boolean psnsMissing;
     /** PSN of the ACK that completed it, -1 when something else did (a READ response, a NAK's implied ACK). */
-    int completionAckPsn = -1;
+    private int completionAckPsn = -1;
     /** The ACK frame whose coalesced-ACK count includes this message, -1 when none does. */
-    long ackCountedFrame = -1;
+    private long ackCountedFrame = -1;
+    /** The recent messages it was last placed among, and where (RecentMessages keeps its hand-out fields). */
+    RecentMessages recentIn;
+    long recentTicket;
     /** Its completion went into the conversation's statistics (a reopened message is not counted twice). */
     boolean counted;
     /** READ: PSN of its last transmission (a re-read starts inside the span, R3.7) and what was answered since. */
@@ -321,11 +329,68 @@ final class MessageBuilder {
         return !Message.INCOMPLETE.equals(status);
     }
 
+    String status() {
+        return status;
+    }
+
+    boolean hasCompletion() {
+        return hasCompletion;
+    }
+
+    int completionFrame() {
+        return completionFrame;
+    }
+
+    boolean emitted() {
+        return emitted;
+    }
+
+    long ackCountedFrame() {
+        return ackCountedFrame;
+    }
+
+    /** Counted toward the ACK in {@code frame} (-1: toward none). */
+    void ackCountedFrame(long frame) {
+        ackCountedFrame = frame;
+        handOutChanged();
+    }
+
+    /** The PSN of the ACK that completed it, -1 when something else did. */
+    void completionAckPsn(int psn) {
+        completionAckPsn = psn;
+        handOutChanged();
+    }
+
+    /** Handed out ({@link Conversation#emit}): final. */
+    void markEmitted() {
+        emitted = true;
+        handOutChanged();
+    }
+
+    /**
+     * Handed out from its only placement among the recent messages, which it has just left
+     * ({@link RecentMessages#handOutFirst}): nothing holds a copy to refresh, and only stores are made,
+     * so the hand-out waits for no read of this builder. {@code undone}: its ACK count was taken back.
+     */
+    void markEmittedLeaving(boolean undone) {
+        emitted = true;
+        if (undone) {
+            ackCountedFrame = -1;
+        }
+    }
+
+    /** A resend or a join took its completion back: incomplete again. */
+    void reopen() {
+        status = Message.INCOMPLETE;
+        clearCompletion();
+    }
+
     /** Forgets a completion a resend or a join took back. */
-    void clearCompletion() {
+    private void clearCompletion() {
         hasCompletion = false;
         completionFrame = 0;
         latencyNanos = 0;
+        handOutChanged();
     }
 
     void finish(String newStatus, long frame, long timeNanos) {
@@ -334,6 +399,24 @@ final class MessageBuilder {
             hasCompletion = true;
             completionFrame = (int) frame;
             latencyNanos = timeNanos - firstTimeNanos;
+        }
+        handOutChanged();
+    }
+
+    /**
+     * What its hand-out decides on besides the ACK frame: handed out already, and whether it is final as
+     * the completion of the ACK it was counted toward (that ACK then completed it; else the count is taken
+     * back).
+     */
+    byte handOutFlags() {
+        boolean finalAtAck = hasCompletion && completionFrame == ackCountedFrame && completionAckPsn >= 0
+                && Message.COMPLETED.equals(status);
+        return (byte) ((emitted ? RecentMessages.EMITTED : 0) | (finalAtAck ? RecentMessages.FINAL_AT_ACK : 0));
+    }
+
+    private void handOutChanged() {
+        if (recentIn != null) {
+            recentIn.refresh(this);
         }
     }
 

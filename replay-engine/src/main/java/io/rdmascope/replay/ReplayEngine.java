@@ -743,7 +743,7 @@ public final class ReplayEngine {
             m.immediate = p.immediate;
         }
         m.finish(Message.COMPLETED, p.frame, p.timeNanos);
-        c.stats.completed(side, m);
+        c.completed(side, m);
         c.emit(m, side);
     }
 

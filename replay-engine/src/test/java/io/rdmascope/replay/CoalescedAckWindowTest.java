@@ -71,7 +71,7 @@ class CoalescedAckWindowTest {
         // goes down), the older ones left it (reported already with three).
         for (int i = 0; i < first.size(); i += 10) {
             MessageBuilder m = first.get(i);
-            long ack = m.ackCountedFrame;
+            long ack = m.ackCountedFrame();
             c.ackUndone(m);
             if (ack > 2_000 - 10 * 64) {
                 expected.put(ack, 2);
