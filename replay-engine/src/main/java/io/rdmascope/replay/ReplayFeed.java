@@ -19,13 +19,14 @@ import java.util.concurrent.locks.LockSupport;
  * needs only the replayed frame's own dissection (a {@link FrameCounter}: {@code summary}'s counts) is
  * given to the feed and done beside the replay, on the replay thread.
  *
- * <p>The work is divided between the two threads in one fixed way (issue 18), so that on the
+ * <p>The work is divided between the two threads in a fixed way (issue 18), so that on the
  * {@code mixed_large} captures neither alone bounds the wall time: the reader reads, dissects, and reads
- * each frame's facts (what the engine reads, {@link ReplayEngine#readAhead}) and the CRC verdicts of
- * three frames in four; the replay thread counts, computes the fourth frame's CRC verdicts when the
- * engine asks for them (as on one thread), and replays. Which thread does what never changes during a
- * run: a division decided batch by batch by whichever thread had time measured worse, because each
- * switch moves hot code between threads and costs recompilation (docs/performance.md).
+ * each frame's facts (what the engine reads, {@link ReplayEngine#readAhead}) and their CRC verdicts; the
+ * replay thread replays, and also counts when given a {@link FrameCounter}, or else computes the CRC
+ * verdicts of one frame in four ({@link #CRCS_ON_REPLAY_EVERY}) when the engine asks for them, as on
+ * one thread. Which thread does what is decided when the feed is made and never changes during a run:
+ * a division decided batch by batch by whichever thread had time measured worse, because each switch
+ * moves hot code between threads and costs recompilation (docs/performance.md).
  *
  * <p>What makes handing a dissection to another thread safe: a {@link io.rdmascope.frame.Frame} is
  * immutable and its bytes stay where they are (a mapped window or an array of its own); a
@@ -40,12 +41,14 @@ public final class ReplayFeed implements AutoCloseable {
     /** Batches in flight: bounds the memory the hand-off holds (about 1 KB per slot). */
     static final int BATCHES = 8;
     /**
-     * The replay thread computes the CRC verdicts of one frame in this many (slots 3, 7, 11, ... of a batch,
-     * when the engine asks for them); the reader those of the rest, ahead. Measured on the 10 M-frame
-     * capture (docs/performance.md): with every verdict on the reader, the reader bounded the wall time;
-     * a verdict costs the replay thread about twice what it costs the reader (the frame's bytes must come
-     * from the other core), so moving half of them made the replay thread bound {@code summary}; one in four
-     * leaves the two threads about even.
+     * Without a {@link FrameCounter}, the replay thread computes the CRC verdicts of one frame in this many
+     * (slots 3, 7, 11, ... of a batch, when the engine asks for them) and the reader those of the rest,
+     * ahead; with one, the counting is the replay thread's share and every verdict stays on the reader.
+     * Measured on the 10 M-frame capture (docs/performance.md, "balancing the reader and the replay
+     * thread"): work moved to the replay thread costs it about twice what it cost the reader (the frame's
+     * bytes and layers come from the other core), so it gets only as much as evens the two out: for
+     * {@code check}, one verdict in four; for {@code summary}, its counts, after which verdicts moved as
+     * well added CPU in all without lowering the busier thread's.
      */
     static final int CRCS_ON_REPLAY_EVERY = 4;
 
@@ -133,9 +136,9 @@ public final class ReplayFeed implements AutoCloseable {
             return;
         }
         handed = true;
-        // The reader's share of what depends on this frame alone (the class comment says why this share).
+        // The reader's share of what depends on this frame alone (CRCS_ON_REPLAY_EVERY says why this share).
         int slot = filling.size;
-        boolean crcsHere = slot % CRCS_ON_REPLAY_EVERY != CRCS_ON_REPLAY_EVERY - 1;
+        boolean crcsHere = counter != null || slot % CRCS_ON_REPLAY_EVERY != CRCS_ON_REPLAY_EVERY - 1;
         filling.transport[slot] = result.readAhead(current, filling.facts[slot], crcsHere);
         filling.size++;
         if (IwarpFrame.of(current) != null) {
