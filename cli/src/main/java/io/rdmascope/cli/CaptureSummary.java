@@ -204,7 +204,9 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
         OperationRules rules = new OperationRules();
         OperationTracker operations = rules.tracker(times);
         IOException failure = null;
-        try (ReplayFeed feed = ReplayFeed.into(replay, threads)) {
+        // The counts are made beside the replay (on the replay thread when there is one: issue 18 moved them
+        // off the reader, which bounded the wall time), of exactly the frames the engine gets.
+        try (ReplayFeed feed = ReplayFeed.into(replay, threads, c::count)) {
             long read = 0;
             Frame frame;
             while (selection.more(read) && (frame = source.next()) != null) {
@@ -215,9 +217,6 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
                 if (!selection.passes(d)) {
                     continue; // -Y keeps a frame out of every count, as tshark -Y with -z
                 }
-                c.frame(frame);
-                c.hierarchy.add(d, frame.wireLength());
-                c.countOpcode(d.rdma());
                 operations.accept(d);
                 feed.replay();
             }
@@ -241,7 +240,10 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
         }
     }
 
-    /** Per-frame counting: plain fields and arrays, no allocation per frame. */
+    /**
+     * Per-frame counting: plain fields and arrays, no allocation per frame. Written by the thread that
+     * replays ({@link ReplayFeed.FrameCounter}), read once the feed is closed.
+     */
     private static final class Counters {
         final ProtocolHierarchy hierarchy = new ProtocolHierarchy();
         /** Frames per BTH opcode; DC packets after the 256 (their opcodes are RD's, their meaning not). */
@@ -257,7 +259,15 @@ record CaptureSummary(Capture capture, List<ProtocolHierarchy.Node> protocols, L
         int lastLinkType = -1;
         int lastLinkTypeIndex = -1;
 
-        void frame(Frame f) {
+        /** One frame the selection kept: capture facts, protocol hierarchy, opcode. */
+        void count(Dissection d) {
+            Frame f = d.frame();
+            frame(f);
+            hierarchy.add(d, f.wireLength());
+            countOpcode(d.rdma());
+        }
+
+        private void frame(Frame f) {
             frames++;
             capturedBytes += f.capturedLength();
             wireBytes += f.wireLength();

@@ -1,9 +1,13 @@
 package io.rdmascope.cli;
 
+import io.rdmascope.testsupport.SharedFiles;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -149,5 +153,41 @@ class ReplayVerbOptionsTest {
                     assertEquals(2, zero.status(), zero.err());
                     assertTrue(zero.err().contains("--threads"), zero.err());
                 }));
+    }
+
+    /**
+     * Issue 18: {@code summary} counts its frames (capture facts, protocol hierarchy, opcodes) on the replay
+     * thread when there is one. One thread and two give the same JSON on every committed case and real
+     * capture: whole, under display filters (what a filter drops is counted by neither) and with -c.
+     */
+    @TestFactory
+    Stream<DynamicTest> summaryCountsTheSameOnOneThreadAndTwo() throws IOException {
+        List<Path> captures = new ArrayList<>(SharedFiles.committedCaptures());
+        assertTrue(captures.size() >= 40, "the committed cases are where they were: " + captures.size());
+        List<Path> real = SharedFiles.realCaptures();
+        if (real.isEmpty()) {
+            System.out.println("SKIPPED real captures: none under " + SharedFiles.root() + " (../shared beside the repository)");
+        }
+        captures.addAll(real);
+        List<List<String>> selections = List.of(List.of(), List.of("-Y", "frame.number > 3"),
+                List.of("-Y", "infiniband.bth.opcode == 4 || tcp"), List.of("-c", "5"));
+        return captures.stream().map(c -> DynamicTest.dynamicTest(c.getFileName().toString(), () -> {
+            for (List<String> selection : selections) {
+                List<String> args = new ArrayList<>(List.of("summary", "--json", c.toString()));
+                args.addAll(selection);
+                Cli one = Cli.run(withThreads(args, "1"));
+                Cli two = Cli.run(withThreads(args, "2"));
+                assertEquals(0, one.status(), c + " " + selection + ": " + one.err());
+                assertTrue(one.out().contains("\"frames\""), one.out());
+                assertEquals(one.out(), two.out(), c + " " + selection);
+            }
+        }));
+    }
+
+    private static String[] withThreads(List<String> args, String threads) {
+        List<String> all = new ArrayList<>(args);
+        all.add("--threads");
+        all.add(threads);
+        return all.toArray(String[]::new);
     }
 }

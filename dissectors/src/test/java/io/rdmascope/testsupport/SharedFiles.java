@@ -70,6 +70,36 @@ public final class SharedFiles {
         }
     }
 
+    /** Every committed case's capture under {@link #sampleCases()} (pcap, pcapng, ERF, gzipped), sorted by path. */
+    public static List<Path> committedCaptures() throws IOException {
+        try (Stream<Path> files = Files.walk(sampleCases())) {
+            return files.filter(SharedFiles::isCapture).sorted().toList();
+        }
+    }
+
+    /**
+     * Every capture of {@code ../shared/captures} and {@code captures-hard}, sorted by name within each;
+     * empty when {@code ../shared} is absent (the caller skips, saying so).
+     */
+    public static List<Path> realCaptures() throws IOException {
+        List<Path> out = new java.util.ArrayList<>();
+        for (String folder : List.of("captures", "captures-hard")) {
+            Path dir = root().resolve(folder);
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> files = Files.list(dir)) {
+                    files.filter(SharedFiles::isCapture).sorted().forEach(out::add);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean isCapture(Path p) {
+        String n = p.getFileName().toString();
+        return Files.isRegularFile(p) && (n.endsWith(".pcap") || n.endsWith(".pcapng") || n.endsWith(".erf")
+                || n.endsWith(".pcap.gz") || n.endsWith(".pcapng.gz"));
+    }
+
     /** A file of {@code ../shared/reference}. */
     public static Path reference(String name) {
         Path file = root().resolve("reference").resolve(name);

@@ -221,12 +221,13 @@ public final class ReplayEngine {
 
     /**
      * What of a frame's replay depends on that frame alone, done ahead (possibly on another thread):
-     * the facts read from {@code d} and its CRC verdicts. Returns whether it is a transport packet, as
+     * the facts read from {@code d} and, when {@code crcs}, its CRC verdicts (otherwise they are computed
+     * when the engine first asks, as on one thread). Returns whether it is a transport packet, as
      * {@link PacketFacts#read} does. The engine's state is not touched.
      */
-    boolean readAhead(Dissection d, PacketFacts into) {
+    boolean readAhead(Dissection d, PacketFacts into, boolean crcs) {
         boolean transport = into.read(d);
-        if (transport && !into.headersCut) {
+        if (crcs && transport && !into.headersCut) {
             into.computeCrcs(artifacts.icrcCheck() != IcrcCheck.OFF); // the check mode is fixed: safe to read here
         }
         return transport;

@@ -13,14 +13,20 @@ import java.util.concurrent.locks.LockSupport;
  * hand-off of batches of {@link Dissection}s. The engine sees exactly the frames, in exactly the
  * order, that the sequential loop gives it, so the result is the same whichever way it is fed.
  *
- * <p>Use: {@code d = feed.next()}, dissect into {@code d}, read it as the caller needs (counts, filter),
- * then {@link #replay()} if the engine should have it; {@link #close()} waits for the replay thread,
- * after which the result may be {@linkplain ReplayResult#finish finished}.
+ * <p>Use: {@code d = feed.next()}, dissect into {@code d}, read it as the caller needs (filter, storage
+ * operations), then {@link #replay()} if the engine should have it; {@link #close()} waits for the replay
+ * thread, after which the result may be {@linkplain ReplayResult#finish finished}. Per-frame work that
+ * needs only the replayed frame's own dissection (a {@link FrameCounter}: {@code summary}'s counts) is
+ * given to the feed and done beside the replay, on the replay thread.
  *
- * <p>What depends on a frame alone ({@link ReplayEngine#readAhead}: the facts the engine reads and
- * the CRC verdicts) is done by the reader, so that the replay thread keeps only what needs the
- * engine's state. (Handing that work to whichever thread had time, batch by batch, measured worse:
- * each switch moves hot code between threads and costs recompilation; docs/performance.md.)
+ * <p>The work is divided between the two threads in a fixed way (issue 18), so that on the
+ * {@code mixed_large} captures neither alone bounds the wall time: the reader reads, dissects, and reads
+ * each frame's facts (what the engine reads, {@link ReplayEngine#readAhead}) and their CRC verdicts; the
+ * replay thread replays, and also counts when given a {@link FrameCounter}, or else computes the CRC
+ * verdicts of one frame in four ({@link #CRCS_ON_REPLAY_EVERY}) when the engine asks for them, as on
+ * one thread. Which thread does what is decided when the feed is made and never changes during a run:
+ * a division decided batch by batch by whichever thread had time measured worse, because each switch
+ * moves hot code between threads and costs recompilation (docs/performance.md).
  *
  * <p>What makes handing a dissection to another thread safe: a {@link io.rdmascope.frame.Frame} is
  * immutable and its bytes stay where they are (a mapped window or an array of its own); a
@@ -34,8 +40,32 @@ public final class ReplayFeed implements AutoCloseable {
     static final int BATCH = 512;
     /** Batches in flight: bounds the memory the hand-off holds (about 1 KB per slot). */
     static final int BATCHES = 8;
+    /**
+     * Without a {@link FrameCounter}, the replay thread computes the CRC verdicts of one frame in this many
+     * (slots 3, 7, 11, ... of a batch, when the engine asks for them) and the reader those of the rest,
+     * ahead; with one, the counting is the replay thread's share and every verdict stays on the reader.
+     * Measured on the 10 M-frame capture (docs/performance.md, "balancing the reader and the replay
+     * thread"): work moved to the replay thread costs it about twice what it cost the reader (the frame's
+     * bytes and layers come from the other core), so it gets only as much as evens the two out: for
+     * {@code check}, one verdict in four; for {@code summary}, its counts, after which verdicts moved as
+     * well added CPU in all without lowering the busier thread's.
+     */
+    static final int CRCS_ON_REPLAY_EVERY = 4;
+
+    /**
+     * Per-frame work done beside the replay, on the thread that replays: for each frame handed to the
+     * engine, just before the engine gets it. It may read that frame's {@link Dissection} and everything
+     * the engine may read of it (an iWARP frame's stream state included: the reader waits for such a frame);
+     * what it keeps is written by one thread only and may be read once the feed is {@linkplain #close()
+     * closed}.
+     */
+    @FunctionalInterface
+    public interface FrameCounter {
+        void count(Dissection d);
+    }
 
     private final ReplayResult result;
+    private final FrameCounter counter;
     private final Worker worker;
     /** The sequential feed's one dissection, or the slot being filled. */
     private Dissection current;
@@ -43,10 +73,11 @@ public final class ReplayFeed implements AutoCloseable {
     private boolean handed;
     private boolean closed;
 
-    private ReplayFeed(ReplayResult result, boolean threaded) {
+    private ReplayFeed(ReplayResult result, boolean threaded, FrameCounter counter) {
         this.result = result;
+        this.counter = counter;
         if (threaded) {
-            worker = new Worker(result);
+            worker = new Worker(result, counter);
             filling = worker.free.poll();
             current = filling.slots[0];
             worker.thread.start();
@@ -61,7 +92,12 @@ public final class ReplayFeed implements AutoCloseable {
      * the caller reads and dissects; with 1, on the caller's thread.
      */
     public static ReplayFeed into(ReplayResult result, int threads) {
-        return new ReplayFeed(result, threads >= 2);
+        return new ReplayFeed(result, threads >= 2, null);
+    }
+
+    /** As {@link #into(ReplayResult, int)}, with {@code counter} told of every frame the engine gets, beside it. */
+    public static ReplayFeed into(ReplayResult result, int threads, FrameCounter counter) {
+        return new ReplayFeed(result, threads >= 2, counter);
     }
 
     /** The result this feed replays into. */
@@ -93,13 +129,17 @@ public final class ReplayFeed implements AutoCloseable {
     /** The dissection last returned by {@link #next()} goes to the engine. */
     public void replay() {
         if (worker == null) {
+            if (counter != null) {
+                counter.count(current);
+            }
             result.accept(current);
             return;
         }
         handed = true;
-        // What depends on this frame alone (the facts the engine reads, the CRC verdicts) is done here, on
-        // the reading thread, so that the replay thread keeps only what needs the engine's state.
-        filling.transport[filling.size] = result.readAhead(current, filling.facts[filling.size]);
+        // The reader's share of what depends on this frame alone (CRCS_ON_REPLAY_EVERY says why this share).
+        int slot = filling.size;
+        boolean crcsHere = counter != null || slot % CRCS_ON_REPLAY_EVERY != CRCS_ON_REPLAY_EVERY - 1;
+        filling.transport[slot] = result.readAhead(current, filling.facts[slot], crcsHere);
         filling.size++;
         if (IwarpFrame.of(current) != null) {
             // The iWARP replay reads the stream decoder's per-frame state, which the next dissection
@@ -152,14 +192,17 @@ public final class ReplayFeed implements AutoCloseable {
         final BlockingQueue<Batch> free = new ArrayBlockingQueue<>(BATCHES);
         final Thread thread;
         final ReplayResult result;
+        /** Null when the caller counts nothing beside the replay. */
+        final FrameCounter counter;
         volatile long handedBatches;
         volatile long doneBatches;
         volatile Throwable failure;
         /** Set by the reader once it has thrown {@link #failure}, so that close() does not throw it again. */
         boolean failureRethrown;
 
-        Worker(ReplayResult result) {
+        Worker(ReplayResult result, FrameCounter counter) {
             this.result = result;
+            this.counter = counter;
             for (int i = 0; i < BATCHES; i++) {
                 free.add(new Batch(BATCH));
             }
@@ -176,6 +219,9 @@ public final class ReplayFeed implements AutoCloseable {
                         return;
                     }
                     for (int i = 0; i < b.size; i++) {
+                        if (counter != null) {
+                            counter.count(b.slots[i]);
+                        }
                         result.accept(b.slots[i], b.facts[i], b.transport[i]);
                     }
                     b.size = 0;

@@ -58,8 +58,8 @@ public final class ReplayResult implements ReplayListener {
     }
 
     /** The part of a frame's replay that depends on it alone, done ahead by a {@link ReplayFeed}. */
-    boolean readAhead(Dissection d, PacketFacts into) {
-        return engine.readAhead(d, into);
+    boolean readAhead(Dissection d, PacketFacts into, boolean crcs) {
+        return engine.readAhead(d, into, crcs);
     }
 
     /** Replays a frame whose facts {@link #readAhead} read. */

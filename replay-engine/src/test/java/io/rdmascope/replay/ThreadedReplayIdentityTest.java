@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -36,10 +35,7 @@ class ThreadedReplayIdentityTest {
 
     @TestFactory
     Stream<DynamicTest> everyCommittedCaseReplaysTheSameOnAReplayThread() throws IOException {
-        List<Path> captures = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(SharedFiles.sampleCases())) {
-            files.filter(ThreadedReplayIdentityTest::isCapture).sorted().forEach(captures::add);
-        }
+        List<Path> captures = SharedFiles.committedCaptures();
         assertTrue(captures.size() >= 40, "the committed cases are where they were: " + captures.size());
         return captures.stream().map(c -> DynamicTest.dynamicTest(c.getParent().getFileName().toString(),
                 () -> assertSameBothWays(c)));
@@ -47,15 +43,7 @@ class ThreadedReplayIdentityTest {
 
     @TestFactory
     Stream<DynamicTest> everyRealCaptureReplaysTheSameOnAReplayThread() throws IOException {
-        List<Path> captures = new ArrayList<>();
-        for (String folder : List.of("captures", "captures-hard")) {
-            Path dir = SharedFiles.root().resolve(folder);
-            if (Files.isDirectory(dir)) {
-                try (Stream<Path> files = Files.list(dir)) {
-                    files.filter(ThreadedReplayIdentityTest::isCapture).sorted().forEach(captures::add);
-                }
-            }
-        }
+        List<Path> captures = SharedFiles.realCaptures();
         Assumptions.assumeFalse(captures.isEmpty(), "SKIPPED: no real captures under " + SharedFiles.root());
         return captures.stream().map(c -> DynamicTest.dynamicTest(c.getFileName().toString(),
                 () -> assertSameBothWays(c)));
@@ -69,6 +57,74 @@ class ThreadedReplayIdentityTest {
             assertEquals(sequential, render(replay(frames, 2)), "seed " + seed);
             assertEquals(sequential, render(replay(frames, 8)), "seed " + seed + ", 8 threads");
         }
+    }
+
+    /**
+     * What a feed counts beside the replay ({@link ReplayFeed.FrameCounter}, {@code summary}'s counts): every
+     * frame the engine gets and no other, in the same order and with the same dissection, whichever way the
+     * feed runs; with a replay thread the counting is done there, not on the reading thread.
+     */
+    @TestFactory
+    Stream<DynamicTest> theCounterBesideTheReplaySeesWhatTheSequentialFeedSees() throws IOException {
+        Stream<DynamicTest> cases = SharedFiles.committedCaptures().stream().map(c -> DynamicTest.dynamicTest(
+                c.getParent().getFileName().toString(), () -> {
+                    List<Frame> frames = new ArrayList<>();
+                    try (PacketSource source = CaptureFiles.open(c)) {
+                        for (Frame f; (f = source.next()) != null; ) {
+                            frames.add(f);
+                        }
+                    }
+                    assertCountedTheSameBothWays(frames);
+                }));
+        Stream<DynamicTest> seeds = Stream.of(1L, 2L, 3L).map(seed -> DynamicTest.dynamicTest("random seed " + seed,
+                () -> {
+                    List<Frame> frames = new ArrayList<>();
+                    long number = 1;
+                    for (Trace.CapturedFrame f : RandomScenario.generate(seed, RandomScenario.Options.defaults()).frames()) {
+                        frames.add(Frame.of(number++, f.timeNanos(), f.linkType(), f.bytes()));
+                    }
+                    assertCountedTheSameBothWays(frames);
+                }));
+        return Stream.concat(cases, seeds);
+    }
+
+    private static void assertCountedTheSameBothWays(List<Frame> frames) {
+        Thread reader = Thread.currentThread();
+        String sequential = counted(frames, 1, reader, false);
+        assertFalse(sequential.isEmpty());
+        assertEquals(sequential, counted(frames, 2, reader, true));
+    }
+
+    /**
+     * Feeds {@code frames} (every seventh dropped, as a filter would) and lists what the counter saw: each
+     * frame's number, wire length, layers and opcode. Fails if the counter ran on the wrong thread.
+     */
+    private static String counted(List<Frame> frames, int threads, Thread reader, boolean offReader) {
+        StringBuilder seen = new StringBuilder();
+        List<String> wrongThread = new ArrayList<>();
+        ReplayFeed.FrameCounter counter = d -> {
+            if ((Thread.currentThread() != reader) != offReader) {
+                wrongThread.add(d.frame().number() + " on " + Thread.currentThread().getName());
+            }
+            seen.append(d.frame().number()).append(' ').append(d.frame().wireLength()).append(' ');
+            for (int i = 0; i < d.layerCount(); i++) {
+                seen.append(d.layerType(i).abbrev()).append(':').append(d.layerLength(i)).append(' ');
+            }
+            seen.append(d.rdma().opcode).append('\n');
+        };
+        ReplayResult result = ReplayResult.withoutMessages(IcrcCheck.AUTO);
+        DissectorChain chain = DissectorChain.standard();
+        try (ReplayFeed feed = ReplayFeed.into(result, threads, counter)) {
+            for (Frame f : frames) {
+                Dissection d = feed.next();
+                chain.dissect(f, d);
+                if (f.number() % 7 != 0) {
+                    feed.replay();
+                }
+            }
+        }
+        assertTrue(wrongThread.isEmpty(), "counted on the wrong thread: " + wrongThread);
+        return seen.toString();
     }
 
     @Test
@@ -87,12 +143,6 @@ class ThreadedReplayIdentityTest {
             }
         });
         assertTrue(thrown.getMessage().contains("finish()"), thrown.getMessage());
-    }
-
-    private static boolean isCapture(Path p) {
-        String n = p.getFileName().toString();
-        return Files.isRegularFile(p) && (n.endsWith(".pcap") || n.endsWith(".pcapng") || n.endsWith(".erf")
-                || n.endsWith(".pcap.gz") || n.endsWith(".pcapng.gz"));
     }
 
     private static void assertSameBothWays(Path capture) throws IOException {
