@@ -86,8 +86,19 @@ public final class SmbDirect {
             0x05, "Create", 0x06, "Close", 0x07, "Flush", 0x08, "Read", 0x09, "Write", 0x0A, "Lock", 0x0B, "Ioctl",
             0x0C, "Cancel", 0x0D, "KeepAlive", 0x0E, "Find", 0x0F, "Notify", 0x10, "GetInfo", 0x11, "SetInfo",
             0x12, "Break");
-    private static final Field.Presence SMB2_RESPONSE = (d, l) ->
-            (d.u32le(d.layerStart(l) + 16) & SMB2_FLAG_RESPONSE) != 0;
+    /** [MS-SMB2] §3.3.4.6, §3.3.4.7: the MessageId of an oplock or lease break, which answers no request. */
+    static final long SMB2_UNSOLICITED_MESSAGE_ID = -1L;
+    private static final Field.Presence SMB2_RESPONSE = (d, l) -> isSmb2Response(d, d.layerStart(l));
+
+    /** Whether the SMB2 header at frame offset {@code header} is a response's (Flags, byte 16). */
+    static boolean isSmb2Response(Dissection d, int header) {
+        return (d.u32le(header + 16) & SMB2_FLAG_RESPONSE) != 0;
+    }
+
+    /** The MessageId of the SMB2 header at frame offset {@code header} (bytes 24-31, little-endian). */
+    static long smb2MessageId(Dissection d, int header) {
+        return d.u32le(header + 24) | d.u32le(header + 28) << 32;
+    }
     /** Wireshark shows the protocol ID as the bytes read big-endian (0xfe534d42). */
     public static final Field SMB2_PROTOCOL_ID_FIELD = Field.uint32("smb2.protocol_id", "ProtocolId", 0).hex();
     public static final Field SMB2_HEADER_LEN = le16("smb2.header_len", "Header Length", 4);

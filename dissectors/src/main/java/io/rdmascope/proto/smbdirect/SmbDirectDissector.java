@@ -34,12 +34,8 @@ final class SmbDirectDissector {
     private static final long MIN_RECEIVE_SIZE = 128;
     private static final long MIN_FRAGMENTED_SIZE = 131072;
 
-    /** Flags, NextCommand and MessageId in the SMB2 header ([MS-SMB2] §2.2.1.2). */
-    private static final int SMB2_FLAGS = 16;
+    /** NextCommand in the SMB2 header ([MS-SMB2] §2.2.1.2). */
     private static final int NEXT_COMMAND = 20;
-    private static final int SMB2_MESSAGE_ID = 24;
-    /** [MS-SMB2] §3.3.4.6, §3.3.4.7: the MessageId of an oplock or lease break notification. */
-    private static final long UNSOLICITED_MESSAGE_ID = -1L;
     /** Compounded SMB2 messages decoded in one SMB Direct message at most (Windows sends a handful). */
     private static final int MAX_COMPOUNDED = 32;
 
@@ -119,9 +115,8 @@ final class SmbDirectDissector {
             return;
         }
         int at = smb2 < 0 ? -1 : d.layerStart(smb2);
-        long messageId = smb2 < 0 ? 0 : d.u32le(at + SMB2_MESSAGE_ID) | d.u32le(at + SMB2_MESSAGE_ID + 4) << 32;
-        boolean toServer = negotiateRequest
-                || (smb2 >= 0 && (d.u32le(at + SMB2_FLAGS) & SmbDirect.SMB2_FLAG_RESPONSE) == 0);
+        long messageId = smb2 < 0 ? 0 : SmbDirect.smb2MessageId(d, at);
+        boolean toServer = negotiateRequest || (smb2 >= 0 && !SmbDirect.isSmb2Response(d, at));
         if (toServer) {
             SmbDirectConnections.Connection c = connections.learnResponder(destQpn, 0);
             c.learnt = true;
@@ -135,7 +130,7 @@ final class SmbDirectDissector {
             }
             return;
         }
-        if (connections.to(destQpn) != null || (smb2 >= 0 && messageId == UNSOLICITED_MESSAGE_ID)) {
+        if (connections.to(destQpn) != null || (smb2 >= 0 && messageId == SmbDirect.SMB2_UNSOLICITED_MESSAGE_ID)) {
             return;
         }
         SmbDirectConnections.Connection c = connections.unpaired(smb2 < 0

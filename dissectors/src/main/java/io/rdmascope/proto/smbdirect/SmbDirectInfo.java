@@ -49,7 +49,7 @@ final class SmbDirectInfo {
     private static String smb2Text(Dissection d, int at) {
         int command = d.u16le(at + 12);
         String name = SmbDirect.SMB2_COMMAND_NAMES.nameOf(command);
-        boolean response = (d.u32le(at + 16) & SmbDirect.SMB2_FLAG_RESPONSE) != 0;
+        boolean response = SmbDirect.isSmb2Response(d, at);
         String text = (name != null ? name : "Unknown command 0x" + Integer.toHexString(command))
                 + (response ? " Response" : " Request");
         // packet-smb2.c adds a READ's or WRITE request's length and file offset ([MS-SMB2] §2.2.19,

@@ -35,8 +35,6 @@ final class SmbDirectOperations {
     private static final int CANCEL = 0x0C;
     /** §3.3.5.19: the server answers a CHANGE_NOTIFY only when something in the directory changes. */
     private static final int CHANGE_NOTIFY = 0x0F;
-    /** §3.3.4.6, §3.3.4.7: the MessageId of an oplock or lease break notification, which answers no request. */
-    private static final long UNSOLICITED_MESSAGE_ID = -1L;
     /** [MS-SMBD] §2.2.2: CreditsGranted at byte 10 of a Negotiate Response; §2.2.3: at byte 2 of a Data Transfer message. */
     private static final int NEGOTIATE_RESPONSE_CREDITS_GRANTED = 10;
     private static final int DATA_CREDITS_GRANTED = 2;
@@ -133,10 +131,10 @@ final class SmbDirectOperations {
 
     /** The SMB2 message whose header is at frame offset {@code at}: a request's command or a response. */
     private static void message(Dissection d, int at, OperationEvents.Queue queue, OperationEvents out) {
-        long messageId = d.u32le(at + 24) | d.u32le(at + 28) << 32;
-        if ((d.u32le(at + 16) & SmbDirect.SMB2_FLAG_RESPONSE) != 0) {
+        long messageId = SmbDirect.smb2MessageId(d, at);
+        if (SmbDirect.isSmb2Response(d, at)) {
             long status = d.u32le(at + 8);
-            if (status == STATUS_PENDING || messageId == UNSOLICITED_MESSAGE_ID) {
+            if (status == STATUS_PENDING || messageId == SmbDirect.SMB2_UNSOLICITED_MESSAGE_ID) {
                 return; // an interim response, or an oplock or lease break the server sends unasked
             }
             boolean failed = (status & SEVERITY_ERROR) == SEVERITY_ERROR && status != STATUS_MORE_PROCESSING_REQUIRED;
